@@ -1,6 +1,6 @@
 """Rows of the framework options that only Megatron (and fp8 training) reads: what selective recompute rebuilds,
 layers offloaded to CPU memory, the pipeline split, the MoE token dispatcher, its all-to-all overlap and the experts'
-fused grouped-MLP ops, the parts
+fused grouped-MLP ops, the fused rotary embedding, the parts
 captured as CUDA graphs, the fp8 scaling recipe, fp8 weights and FSDP2's float8 all-gather. They live in
 FrameworkOptions' form, so they line up with its other rows, and show only where they count."""
 
@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QCheckBox, QFormLayout, QGridLayout, QSpinBox, QWi
 from engine import Scenario, resolve_model
 from engine.frameworks import TABLE
 from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
-from engine.timing import fp8_all_gather_applies
+from engine.timing import fp8_all_gather_applies, rope_fusion_applies
 
 from .choices import choice_items
 from .parallel_limits import cannot_run_sentences, mark_warning
@@ -73,6 +73,12 @@ class MegatronRows(QObject):
             "SequentialMLP runs one expert after another, and at expert parallelism 1 its loop copies every "
             "routed token several more times. It changes the step time, not the memory estimate."))
         form.addRow(self.tr("MoE expert GEMMs"), self.grouped_gemm)
+        self.rope_fusion = QCheckBox(self.tr("rotary embedding in one fused kernel"))
+        self.rope_fusion.setToolTip(self.tr(
+            "Megatron apply_rope_fusion (on unless --no-rope-fusion): off, Megatron-Core rotates the queries and keys "
+            "with separate element-wise kernels that read and write them several more times. It changes the step "
+            "time, not the memory estimate."))
+        form.addRow(self.tr("Rotary embedding (RoPE)"), self.rope_fusion)
         self.cuda_graphs = ValueCombo(choice_items("cuda_graphs", {
             "auto": self.tr("as the framework does it (auto)"),
             "none": self.tr("none: every kernel launched on its own (none)"),
@@ -124,6 +130,7 @@ class MegatronRows(QObject):
         self.a2a_overlap.toggled.connect(lambda v: self._edit({"moe_a2a_overlap": v}))
         self.fused_expert_mlp.toggled.connect(lambda v: self._edit({"fused_expert_mlp": v}))
         self.grouped_gemm.toggled.connect(lambda v: self._edit({"moe_grouped_gemm": v}))
+        self.rope_fusion.toggled.connect(lambda v: self._edit({"apply_rope_fusion": v}))
         self.cuda_graphs.valueChosen.connect(lambda v: self._edit({"cuda_graphs": v}))
         self.fp8_all_gather.valueChosen.connect(lambda v: self._edit({"fp8_all_gather": v}))
         self.fp8_recipe.valueChosen.connect(lambda v: self._edit({"fp8_recipe": v}))
@@ -145,7 +152,8 @@ class MegatronRows(QObject):
         show_value(self.offload_layers, s.activation_offload_layers)
         self.dispatcher.set_value(s.moe_token_dispatcher_type)
         for box, value in ((self.a2a_overlap, s.moe_a2a_overlap), (self.fused_expert_mlp, s.fused_expert_mlp),
-                           (self.fp8_params, s.fp8_param_gather), (self.grouped_gemm, s.moe_grouped_gemm)):
+                           (self.fp8_params, s.fp8_param_gather), (self.grouped_gemm, s.moe_grouped_gemm),
+                           (self.rope_fusion, s.apply_rope_fusion)):
             show_checked(box, value)
         self.cuda_graphs.set_value(s.cuda_graphs)
         self.fp8_recipe.set_value(s.fp8_recipe)
@@ -161,6 +169,8 @@ class MegatronRows(QObject):
         # Megatron only (applies_to "framework megatron"), MoE only; a value set elsewhere stays visible, to be reset
         form.setRowVisible(self.fused_expert_mlp, (megatron_args and spec.is_moe) or s.fused_expert_mlp)
         form.setRowVisible(self.grouped_gemm, (megatron_args and spec.is_moe) or not s.moe_grouped_gemm)
+        # where Megatron-Core's own RoPE runs (engine/timing/rope_fusion.py); an unfused one set elsewhere stays shown
+        form.setRowVisible(self.rope_fusion, rope_fusion_applies(s, spec) or not s.apply_rope_fusion)
         form.setRowVisible(self.fp8_recipe, s.precision == "fp8")
         form.setRowVisible(self.cuda_graphs, megatron_args or s.cuda_graphs != "auto")
         form.setRowVisible(self.fp8_params, s.precision == "fp8" and (megatron_args or s.fp8_param_gather))

@@ -98,7 +98,10 @@ GENERATION_FIGURE_LABELS = {
                                                             "process)"),
     "decode_iterations": QT_TRANSLATE_NOOP("TimeBar", "decode iterations"),
     "longest_completion_tokens": QT_TRANSLATE_NOOP("TimeBar", "longest completion (tokens)"),
-    "longest_tail_seconds": QT_TRANSLATE_NOOP("TimeBar", "the longest completion decoding alone"),
+    # a dense model's one sequence alone, a MoE's last pass draining along the spread (engine/posttraining/
+    # length_spread.py last_pass_tail_seconds)
+    "longest_tail_seconds": QT_TRANSLATE_NOOP("TimeBar", "waiting for the longest completion (one sequence alone; "
+                                              "a MoE's last pass draining)"),
 }
 
 

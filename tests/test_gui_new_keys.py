@@ -187,15 +187,34 @@ def test_moe_grouped_gemm_box_edits_undoably_for_megatron_moe(qtbot, tmp_path):
     """moe_grouped_gemm (Megatron --moe-grouped-gemm; engine/scenario/time_keys.py): on by default as NVIDIA's
     recipes run it; unticked, the experts run one after another (SequentialMLP) and the step is the engine's own for
     that scenario; undo brings both back."""
-    win = window_from(qtbot, tmp_path, MOE)
-    rows, state = win.setup_panel.framework_options.megatron, win.state
-    box = rows.grouped_gemm
+    win, box = _untick_and_undo(qtbot, tmp_path, MOE, "grouped_gemm", "moe_grouped_gemm")
+    win.state.edit({"model": "llama-3-8b", "ep": 1})  # a dense model: no experts, so no row
+    assert not box.isVisibleTo(win)
+
+
+def _untick_and_undo(qtbot, tmp_path, data: dict, row: str, key: str):  # noqa: ANN001, ANN202 - qtbot, (window, box)
+    """A Megatron row's box, on by default: shown and ticked, unticked it sets the key false and the step is the
+    engine's own for that scenario (slower), undo brings both back."""
+    win = window_from(qtbot, tmp_path, data)
+    box, state = getattr(win.setup_panel.framework_options.megatron, row), win.state
     assert box.isVisibleTo(win) and box.isChecked()
     before = state.step_time.step_seconds
     box.setChecked(False)
-    assert state.scenario.moe_grouped_gemm is False
-    assert state.step_time.step_seconds == _seconds({**MOE, "moe_grouped_gemm": False}) > before
+    assert getattr(state.scenario, key) is False
+    assert state.step_time.step_seconds == _seconds({**data, key: False}) > before
     state.undo_stack.undo()
-    assert state.scenario.moe_grouped_gemm is True and box.isChecked() and state.step_time.step_seconds == before
-    state.edit({"model": "llama-3-8b", "ep": 1})  # a dense model: no experts, so no row
+    assert getattr(state.scenario, key) is True and box.isChecked() and state.step_time.step_seconds == before
+    return win, box
+
+
+def test_apply_rope_fusion_box_edits_undoably_where_megatron_cores_rope_runs(qtbot, tmp_path):
+    """apply_rope_fusion (Megatron --no-rope-fusion; engine/scenario/time_keys.py, engine/timing/rope_fusion.py):
+    a time key with no row in the window until review 20. Shown where Megatron-Core's own RoPE runs (a rotary model
+    under framework megatron; not torchtitan, not GPT-OSS, whose path always counts the eager RoPE); unticked, the
+    step is the engine's own for that scenario; undo brings both back."""
+    dense = {**MOE, "model": "llama-3-8b", "ep": 1, "nodes": 1}
+    win, box = _untick_and_undo(qtbot, tmp_path, dense, "rope_fusion", "apply_rope_fusion")
+    win.state.edit({"model": "gpt-oss-20b"})
+    assert not box.isVisibleTo(win)
+    win.state.edit({"model": "llama-3-8b", "framework": "torchtitan"})
     assert not box.isVisibleTo(win)

@@ -52,3 +52,31 @@ def test_an_affine_iteration_costs_the_same_at_any_spread_and_a_concave_one_more
 
     uneven = mean * experts(concurrent, 0)[0] + (longest - mean) * experts(1, 0)[0]
     assert drain_seconds(experts, concurrent, mean, longest, 100.0) > 1.2 * uneven
+
+
+def test_the_windows_tail_label_says_what_each_kind_of_model_is_priced_at() -> None:
+    # gui/time_bar.py labels longest_tail_seconds: last_pass_tail_seconds prices a dense model's tail as one sequence
+    # alone (longest_completion.py) and a MoE's as its last pass draining along the spread, which is not one sequence
+    # alone (review 20: the label said "the longest completion decoding alone" for both). The iteration below is a
+    # stand-in: a weights-read part plus a part per running sequence, DeepSeek-V3's mean 996 of 1,434 (NeMo-RL v0.5).
+    from types import SimpleNamespace
+
+    from engine.posttraining.length_spread import last_pass_tail_seconds
+    from gui.time_bar import GENERATION_FIGURE_LABELS
+
+    s = SimpleNamespace(completion_len=996, max_completion_len=1434, prompt_len=128, prompt_len_mean=None)
+
+    def iteration(running: int, context: float) -> tuple[float, dict[str, float]]:
+        return 1e-3 * (1 - (1 - 8 / 256) ** running) + 1e-5 * running, {}
+
+    step = iteration(128, 0.0)[0]
+    dense = last_pass_tail_seconds(iteration, s, SimpleNamespace(is_moe=False), 128, 1, step, 128.0)
+    moe = last_pass_tail_seconds(iteration, s, SimpleNamespace(is_moe=True), 128, 1, step, 128.0)
+    assert dense == pytest.approx((1434 - 996) * iteration(1, 0.0)[0])  # one sequence alone
+    assert moe > 2 * dense  # the drain: many sequences still running after the mean's iterations
+    label = GENERATION_FIGURE_LABELS["longest_tail_seconds"]
+    assert "one sequence alone" in label and "MoE" in label and "draining" in label
+    # and the Time tab's formula says the MoE's spread is assumed (no source states a rollout's length distribution)
+    from engine.posttraining.timing import RL_FORMULAS
+
+    assert "the maximum-entropy one of that mean and longest, assumed)" in RL_FORMULAS["generation"]

@@ -15,7 +15,7 @@ from engine.scenario import KEY_SPECS, resolve_model, scenario_from_dict
 from engine.timing.costs import loss_path
 from engine.timing.data import efficiency, framework_profile
 from engine.timing.model import step_time
-from engine.timing.rope_fusion import unfused_rope_bytes
+from engine.timing.rope_fusion import rope_fusion_applies, unfused_rope_bytes
 
 ROWS = Path(__file__).parent / "data" / "published" / "throughput" / "flagperf-qwen1.5-moe.json"
 
@@ -46,13 +46,21 @@ def test_the_flagperf_rows_state_both_and_the_defaults_keep_every_other_row():
 def test_eager_rope_bytes_per_token_follow_the_query_and_key_widths():
     s = _flagperf()
     spec = resolve_model(s)
-    prof = framework_profile("megatron")
     # 16 query and 16 key/value heads of 128: 4,096 rotated units per token at TP 1, bf16
-    assert unfused_rope_bytes(s, spec, prof, 2) == (10 * 4096 * 2, 11 * 4096 * 2)
-    assert unfused_rope_bytes(replace(s, tp=2), spec, prof, 2) == (10 * 2048 * 2, 11 * 2048 * 2)
-    assert unfused_rope_bytes(replace(s, apply_rope_fusion=True), spec, prof, 2) == (0.0, 0.0)
-    # a framework that does not run Megatron-Core's model code has no such path
-    assert unfused_rope_bytes(s, spec, framework_profile("torchtitan"), 2) == (0.0, 0.0)
+    assert unfused_rope_bytes(s, spec, 2) == (10 * 4096 * 2, 11 * 4096 * 2)
+    assert unfused_rope_bytes(replace(s, tp=2), spec, 2) == (10 * 2048 * 2, 11 * 2048 * 2)
+    assert unfused_rope_bytes(replace(s, apply_rope_fusion=True), spec, 2) == (0.0, 0.0)
+    # a framework that does not run Megatron-Core's model code has no such path, and the window hides the setting
+    torchtitan = replace(s, framework="torchtitan")
+    assert unfused_rope_bytes(torchtitan, spec, 2) == (0.0, 0.0)
+    assert rope_fusion_applies(s) and not rope_fusion_applies(torchtitan)
+    # GPT-OSS's Megatron path counts the same eager RoPE whatever the key says (YaRN's mscale: costs.py)
+    assert not rope_fusion_applies(_flagperf(model="gpt-oss-20b"))
+    # nor multi-latent attention: Megatron-Core's MLA rotates only the 64-wide rope parts, then concatenates
+    # (multi_latent_attention.py at d98e8a64 lines 944-975), other ops than apply_rotary_pos_emb_bshd's whole heads
+    mla = _flagperf(model="deepseek-v2-lite")
+    assert resolve_model(mla).attention == "mla" and not rope_fusion_applies(mla)
+    assert unfused_rope_bytes(mla, resolve_model(mla), 2) == (0.0, 0.0)
 
 
 def test_each_makes_the_step_slower_and_leaves_memory_alone():
@@ -81,3 +89,20 @@ def test_a_megatron_script_with_no_rope_fusion_imports_the_eager_rope_and_export
     assert "apply_rope_fusion" not in import_files([data]).scenario  # the default (fused) is not written
     assert "--no-rope-fusion" in megatron_args(_flagperf())
     assert "--no-rope-fusion" not in megatron_args(_flagperf(apply_rope_fusion=True))
+
+
+def test_the_unfused_loss_holds_megatrons_in_place_tensors_under_any_framework():
+    # review 20: BigScience's 110 rows name megatron-unfused under deepspeed-2022, whose Megatron-DeepSpeed loss
+    # (bigscience-workshop/Megatron-DeepSpeed 1cb76a64 megatron/mpu/cross_entropy.py lines 36-81: sub_, exp(out=),
+    # div_ on the fp32 copy gpt_model.py makes, saved as the softmax) is Megatron's in-place loss; the memory took
+    # transformers' out-of-place fp32 loss (logits + upcast + log-softmax, 12 bytes per logit in backward) there.
+    from engine.memory.loss import loss_memory
+    from engine.scenario.behaviour import behaviour
+
+    tokens, vocab, compute = 2048.0, 250_880, 2
+    tv = tokens * vocab
+    for framework in ("deepspeed-2022", "megatron"):
+        b = behaviour(replace(_flagperf(), framework=framework))
+        m = loss_memory(b, tokens, vocab, 14_336, compute, 1, True, 2, False)
+        # the logits in fp16 and one fp32 copy worked in place; backward: the fp32 gradient over it + its cast
+        assert (m.forward, m.backward) == ((compute + 4) * tv, (4 + compute) * tv)

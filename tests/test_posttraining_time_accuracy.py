@@ -907,7 +907,9 @@ def test_the_qwen35_probe_rows_gap_as_reported() -> None:
     # loop, tests/test_trl_generate_decode.py) merged beside them: 10.79 / 17.60 / 31.23 s, -40.7% / -36.2% / -52.0%;
     # with TRL's bf16 adapters (h-trlbf16, the 16-bit adapter path): 9.95 / 16.23 / 28.80 s, -45.3% / -41.2% / -55.8%;
     # with the DeltaNet layers' torch path counted (h-unsloth3: hf_eager_layers qwen3_5_text, the decode step's
-    # recurrent path 79.1 -> 94.8 ms at 288): 11.46 / 18.75 / 33.33 s, -37.0% / -32.1% / -48.8%
+    # recurrent path 79.1 -> 94.8 ms at 288): 11.46 / 18.75 / 33.33 s, -37.0% / -32.1% / -48.8%; without the two
+    # DynamicCache cats added again to counts that ran over the cache (review 20): 11.42 / 18.69 / 33.22 s,
+    # -37.2% / -32.3% / -49.0%
     compared = {c.id: c for c in ptt.compare()}
     held = {"coursia-time-trl-grpo-qlora-qwen3.5-9b-c96-g8-rtx-4090": (-0.42, -0.32),
             "coursia-time-trl-grpo-qlora-qwen3.5-9b-c160-g8-rtx-4090": (-0.37, -0.27),

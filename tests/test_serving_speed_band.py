@@ -104,3 +104,24 @@ def test_a_served_scenario_says_which_regimes_rows_gave_its_range():
                     "of vLLM's runs there") in text
         basis = serving_to_json(memory, speed)["speed"]["range_basis"]["figures"]["tpot_seconds"]
         assert basis["speed_regime"] == regime
+
+
+def test_an_ollama_plan_takes_ollamas_own_rows_and_llama_cpps_where_it_has_none():
+    # review 20: benchmarks/serving_speed_accuracy.py writes an 'ollama' band from the 10 Ollama rows (geerlingguy's
+    # obench, tests/data/published/serving_speed.json), but the ranges mapped ollama to llama.cpp before looking, so
+    # no Ollama plan read them. Ollama's rows state a decode rate only: its TPOT is theirs, its first token
+    # llama.cpp's (the code it runs), and the words say whose rows gave which.
+    from engine import scenario_from_dict
+
+    s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "rtx-4090", "workload": "inference",
+                            "serving_engine": "ollama", "weight_format": "Q4_K_M", "n_ctx": 8192})
+    memory = serving_memory(s)
+    speed = serving_speed(s, memory)
+    ranges = speed_ranges("ollama", speed)
+    own, kin = speed_bands()[("ollama", "tpot_ms")], speed_bands()[("llama.cpp", "ttft_ms")]
+    assert own["runs"] == sum(1 for r in read_rows() if r["engine"] == "ollama") >= 2
+    assert ranges["tpot_seconds"].engine == "ollama" and ranges["tpot_seconds"].runs == tuple(own["run_ids"])
+    assert ranges["ttft_seconds"].engine == "llama.cpp" and ranges["ttft_seconds"].runs == tuple(kin["run_ids"])
+    text = render_serving(memory, speed)
+    assert "Ollama's own: time per output token, tokens/s" in text
+    assert "Ollama has fewer than 2 measured runs of time to first token: the runs of llama.cpp" in text

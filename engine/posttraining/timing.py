@@ -76,7 +76,8 @@ RL_FORMULAS = {
                                     "hidden x 2 bytes, NCCL's beyond a node); the host's launches of every layer without a "
                                     "CUDA graph (eager, or a batch beyond the largest captured), with vLLM's LoRA kernels "
                                     "of each adapted linear when it serves the adapters; without an engine, the trainer's "
-                                    "generate(): its loop, transformers' eager layers, PEFT's adapters and bitsandbytes' "
+                                    "generate(): its loop, transformers' eager layers (Qwen3.5's DeltaNet on their torch "
+                                    "fallback: flash-linear-attention assumed absent), PEFT's adapters and bitsandbytes' "
                                     "4-bit linears where it runs them), plus vLLM V0's scheduling, input preparation and "
                                     "sampler (with the sampled log-prob where the framework asks for it) of every running "
                                     "sequence and, without CUDA graphs, its output processing of each, or vLLM V1's "
@@ -84,10 +85,10 @@ RL_FORMULAS = {
                                     "engine core in the trainer's process, its output processing of each request), at the "
                                     "sequences the engine holds at once, a waiting one taking the place of one that ends "
                                     "(sequences / that many passes of completion_len iterations), per generate() call (one "
-                                    "per micro-batch where the framework generates so); then, each call's batch waiting "
-                                    "for its longest completion, one sequence decoding alone from completion_len to "
+                                    "per micro-batch where the framework generates so); then, each call's batch waiting for "
+                                    "its longest completion, one sequence decoding alone from completion_len to "
                                     "max_completion_len (a MoE's last pass: its sequences ending along the completions' "
-                                    "spread, the maximum-entropy one of that mean and longest)"),
+                                    "spread, the maximum-entropy one of that mean and longest, assumed)"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes (the old policy's where the framework scores it apart, "
                                  "TRL's GRPO only off policy) x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
@@ -137,9 +138,8 @@ RL_PROVENANCE = {
     "critic": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "The critic's step from the training time model.")),
     "weight_sync": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "Policy bytes over the link they cross, or through memory when the engine shares the GPUs.")),
-    "phase_offload": Provenance(DERIVED, QT_TRANSLATE_NOOP(
-        "engine", "The states the offload takes off the GPU between phases, copied back and forth over the host "
-        "link.")),
+    "phase_offload": Provenance(DERIVED, QT_TRANSLATE_NOOP("engine", "The states the offload takes off the GPU "
+                                                           "between phases, copied back and forth over the host link.")),
     "frozen_streaming": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "FSDP's parameter CPU offload copies each unit's shard to the GPU for every forward of the "
         "frozen model.")),

@@ -130,8 +130,10 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
                main_grads_fp32: bool | str, zero_stage: int, fsdp: bool, method: str,
                compile_loss: bool | str = "auto") -> Behaviour:
     d = defaults_for(framework)
-    # Megatron's unfused vocab-parallel loss holds the tensors of the fp32 whole-logits loss (its time is its own:
-    # costs.loss_path)
+    # Megatron's unfused vocab-parallel loss holds the tensors of Megatron's own in-place fp32 loss under any
+    # framework that names it (BigScience's Megatron-DeepSpeed too: mpu/cross_entropy.py at 1cb76a64 lines 36-81 sub_,
+    # exp(out=), div_ on one fp32 copy, saved as the softmax); its time is its own (costs.loss_path)
+    unfused = cross_entropy == "megatron-unfused"
     ce = "standard" if cross_entropy == "megatron-unfused" else _cross_entropy(framework, cross_entropy)
     op = checkpointing == "op-selective" or (checkpointing == "selective" and d.selective == "op")
     expandable = d.expandable_segments if expandable_segments == "auto" else bool(expandable_segments)
@@ -165,7 +167,7 @@ def _behaviour(framework: str, cross_entropy: str, checkpointing: str, expandabl
         grads_reduced_in_buffer=d.grads_reduced_in_buffer,
         # --accumulate-allreduce-grads-in-fp32 gives 2021 Megatron its contiguous buffer (engine/frameworks/megatron_2021.py)
         main_grad_aliases_grad=d.main_grad_aliases_grad and not main_fp32,
-        loss_in_place=d.loss_in_place and ce == "standard",
+        loss_in_place=(d.loss_in_place and ce == "standard") or unfused,
         nf4_tensor_build=d.qlora_kernel == "torchao",
         allocator_cache=d.allocator_cache,
     )

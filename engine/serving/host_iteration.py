@@ -123,8 +123,10 @@ def transformers_layer_host_seconds(s: Scenario, spec: ModelSpec) -> float:
     # each Python call pays its binding; a kernel and a view add the rest of a launch and of a view; a dense layer's
     # own Python beyond those calls, measured in view calls (host_overhead.json hf_layer_python decode)
     own = decode_python_view_calls(spec) * view
+    # DynamicCache's two cats, unless the decode counts ran over the cache and hold them (Qwen3.5's decode_per_layer)
+    cats = 0.0 if c["cache_counted"] else DYNAMIC_CACHE_CATS_PER_LAYER
     return (c["python_calls"] * binding + c["kernels"] * (launch - binding) + c["views"] * (view - binding)
-            + c["modules"] * module + (c["in_op_launches"] + DYNAMIC_CACHE_CATS_PER_LAYER) * (launch - view) + own)
+            + c["modules"] * module + (c["in_op_launches"] + cats) * (launch - view) + own)
 
 
 def transformers_decode_host_seconds(s: Scenario, spec: ModelSpec) -> float:

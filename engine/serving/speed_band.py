@@ -28,7 +28,9 @@ SERVING_BANDS_FILE = PRESETS_DIR / "serving_speed_bands.json"
 ALL_ENGINES = "all"
 # ServingSpeed's figure -> the measured set's metric that checks it (engine/accuracy/serving_speed.py METRICS)
 SHOWN_METRICS = {"ttft_seconds": "ttft_ms", "tpot_seconds": "tpot_ms", "tokens_per_second": "tokens_per_second"}
-# engines measured as another: ollama runs llama.cpp's code (engine/serving/llama_cpp.py, GGUF_ENGINES in speed.py)
+# an engine that runs another's code (ollama: llama.cpp's, engine/serving/llama_cpp.py, GGUF_ENGINES in speed.py)
+# takes that engine's band of a metric it has fewer than MIN_OWN_RUNS own rows of (Ollama's rows state only a decode
+# rate, so its first token takes llama.cpp's)
 ENGINE_FAMILY = {"ollama": "llama.cpp"}
 MIN_OWN_RUNS = 2  # a 10th-90th percentile of one run is a point: an engine with fewer takes all engines' band
 
@@ -63,16 +65,18 @@ def regime_bands() -> dict[tuple[str, str, str], dict[str, Any]]:
 
 
 def speed_ranges(engine: str, speed: ServingSpeed) -> dict[str, SpeedRange]:
-    """The shown figures' ranges: the engine family's band where it has MIN_OWN_RUNS rows of the metric, else all
-    engines'; tokens/s is users / TPOT in speed.py, so its range is users / the TPOT range (the file's tokens/s
-    bands stay for the report: a row's decode rate is the same measurement as its TPOT)."""
+    """The shown figures' ranges: the engine's own band where it has MIN_OWN_RUNS rows of the metric, else its
+    family's (ENGINE_FAMILY), else all engines'; tokens/s is users / TPOT in speed.py, so its range is users / the
+    TPOT range (the file's tokens/s bands stay for the report: a row's decode rate is the same measurement as its
+    TPOT)."""
     family = ENGINE_FAMILY.get(engine, engine)
     regime = speed_regime(engine, speed)  # vLLM / SGLang: with or without CUDA graphs, each its own rows
     bands, by_regime, out = speed_bands(), regime_bands(), {}
     for figure, metric in SHOWN_METRICS.items():
         band = by_regime.get((family, regime, metric))
-        if band is None or band["runs"] < MIN_OWN_RUNS:  # too few rows of its regime: as before, and said so
-            band = bands.get((family, metric))
+        for engine_rows in (engine, family):  # too few rows of its regime: its own rows, then its family's
+            if band is None or band["runs"] < MIN_OWN_RUNS:
+                band = bands.get((engine_rows, metric))
         if band is None or band["runs"] < MIN_OWN_RUNS:
             band = bands.get((ALL_ENGINES, metric))
         if band is None:
@@ -134,6 +138,20 @@ def basis_words(engine: str, ranges: dict[str, SpeedRange], tr_engine: Callable[
 
     borrowed = [r for r in ranges.values() if r.engine == ALL_ENGINES]
     engine_wide = [r for r in ranges.values() if r.engine != ALL_ENGINES and r.regime != wanted]
+    kin = [r for r in ranges.values() if r.engine not in (engine, ALL_ENGINES)]  # its family's rows (Ollama's)
+    if kin:  # an engine running another's code, with too few rows of its own of some figures
+        own = [r for r in ranges.values() if r.engine == engine]
+        parts = [tr_engine(QT_TRANSLATE_NOOP("engine", "{engine}'s own: {figures}")).format(
+            engine=engine_name(engine), figures=figures(own))] if own else []
+        parts.append(tr_engine(QT_TRANSLATE_NOOP(
+            "engine", "{engine} has fewer than 2 measured runs of {figures}: the runs of {family}, whose code it "
+            "runs, there")).format(engine=engine_name(engine), figures=figures(kin), family=family))
+        if borrowed:
+            parts.append(tr_engine(QT_TRANSLATE_NOOP(
+                "engine", "{engine} has fewer than 2 measured runs of {figures}: all engines' runs there")).format(
+                engine=engine_name(engine), figures=figures(borrowed)))
+        return " (" + "; ".join(parts) + ")."
+    family = engine_name(engine)  # its own rows and all engines' from here on
     if not wanted:  # an engine without CUDA graphs to switch: its own rows, or all engines' where it has too few
         if not borrowed:
             return tr_engine(QT_TRANSLATE_NOOP("engine", " ({engine}'s own).")).format(engine=family)

@@ -93,10 +93,13 @@ def _eager_counts(model_type: str, amp: bool, eager: bool) -> Mapping[str, Mappi
         forward, backward = entry.get("in_op_launches", {}).get(part, (0.0, 0.0))
         out[part] |= {"in_op_launches": forward, "backward_in_op_launches": backward}
     # a one-token decode step's layer over the cache, where it runs other code than the training forward (Qwen3.5's
-    # recurrent DeltaNet path); other types' decode steps take their forward counts
+    # recurrent DeltaNet path); other types' decode steps take their forward counts. cache_counted: the count ran
+    # over the cache, so its kernels hold the cache's own updates (DynamicCache's cats: validation/
+    # hf_hybrid_host_counts.py decode_counts dispatches model(past_key_values=...) whole)
     decode = entry.get("decode_per_layer")
-    out["decode"] = out["per_layer"] if decode is None else (
-        dict(zip(table["fields"], decode, strict=False)) | {"in_op_launches": 0.0, "backward_in_op_launches": 0.0})
+    out["decode"] = out["per_layer"] | {"cache_counted": 0.0} if decode is None else (
+        dict(zip(table["fields"], decode, strict=False))
+        | {"in_op_launches": 0.0, "backward_in_op_launches": 0.0, "cache_counted": 1.0})
     if "frozen_backward" in entry:
         out["frozen"] = dict(zip(("backward_kernels", "backward_views", "backward_in_op_launches"),
                                  entry["frozen_backward"], strict=True))

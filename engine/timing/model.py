@@ -157,7 +157,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     layer_gpu, behaviour = 0.0, defaults_for(s.framework)
     ring, layout = (layer_copy_bytes(s, spec, behaviour, rates.elem_bytes),  # CP ring, SP reorders
                     attention_layout_copy_bytes(s, spec, prof, rates.elem_bytes))  # sequence-first above micro-batch 1
-    rope = unfused_rope_bytes(s, spec, prof, rates.elem_bytes)  # Megatron's eager RoPE (--no-rope-fusion)
+    rope = unfused_rope_bytes(s, spec, rates.elem_bytes)  # Megatron's eager RoPE (--no-rope-fusion)
     copy_bytes_per_token = (ring[0] + layout[0] + rope[0], ring[1] + layout[1] + rope[1])
     mla_down = behaviour.mla_down_proj if whole_mla_down(s) else ""  # MLA's down projections whole on the rank
     for g, sg in recompute_parts(s, groups, chunks):  # sg: the part's checkpointing (recompute_split.py)

@@ -11,20 +11,30 @@ head_dim-wide row per position, left out as the other rotary counts leave them o
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..models.architecture import ModelSpec
-from ..scenario import Scenario
-from .data import efficiency
+from ..scenario import Scenario, resolve_model
+from .data import efficiency, framework_profile
 
 
-def unfused_rope_bytes(s: Scenario, spec: ModelSpec, prof: dict[str, Any], elem_bytes: int) -> tuple[float, float]:
+def rope_fusion_applies(s: Scenario, spec: ModelSpec | None = None) -> bool:
+    """Whether the scenario key apply_rope_fusion can change this scenario's step: a rotary model run by Megatron-Core's
+    own model code (the framework profile's gpt_oss_unfused fact), other than GPT-OSS, whose path always counts the
+    eager RoPE (a model with expert biases: costs.py gpt_oss_unfused_bytes), and other than multi-latent attention,
+    whose eager path is other code, not counted here (Megatron-Core multi_latent_attention.py at NVIDIA/Megatron-LM
+    d98e8a64 lines 944-975: apply_rotary_pos_emb on the 64-wide rope parts alone, then torch.cat with the nope parts,
+    against fused_apply_mla_rope_for_q / _kv writing the whole heads). The window shows the setting where this holds."""
+    spec = spec or resolve_model(s)
+    return bool(spec.rope and not spec.expert_bias and spec.attention != "mla"
+                and framework_profile(s.framework).get("gpt_oss_unfused"))
+
+
+def unfused_rope_bytes(s: Scenario, spec: ModelSpec, elem_bytes: int) -> tuple[float, float]:
     """(forward, backward) element-wise bytes per local token that the eager rotary embedding adds to one layer over
     the fused kernel, where the scenario turns Megatron's RoPE fusion off; (0, 0) where it is on, where the model has
     no rotary embedding, where the framework does not run Megatron-Core's model code (its profile's gpt_oss_unfused
     fact), or where the GPT-OSS path already counts the same eager RoPE (a model with expert biases: costs.py
     gpt_oss_unfused_bytes)."""
-    if s.apply_rope_fusion or not spec.rope or not prof.get("gpt_oss_unfused") or spec.expert_bias:
+    if s.apply_rope_fusion or not rope_fusion_applies(s, spec):
         return 0.0, 0.0
     per_unit = efficiency()["gpt_oss_megatron_unfused"]["rope_per_qk_unit"]
     units = (spec.q_dim + spec.kv_dim) / s.tp * elem_bytes
