@@ -16,6 +16,9 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from engine.timing.attention import eager_softmax_bytes
+from engine.timing.data import framework_profile
+
 ROOT = Path(__file__).resolve().parent.parent
 LAYER_BOUND = 0.06  # relative; the measured times are printed to 0.1 ms (0.5% of a 20 ms layer)
 
@@ -40,3 +43,27 @@ def test_recomputation_costs_what_table_4_measures():
     layers = {name: model_ms for name, model_ms, _ in _module().layer_anchor()}
     overhead_ms = layers["full recompute"] - layers["no recompute"]
     assert abs(overhead_ms - (27.2 - 19.6)) <= 1.0, overhead_ms
+
+
+def test_megatron_lms_softmax_kernel_takes_the_key_lengths_its_release_checks():
+    """Megatron-LM's FusedScaleMaskSoftmax runs its fused kernel (9 bytes per score forward, 11 backward with the
+    attention dropout: presets/efficiency.json eager_attention_softmax _source_megatron-lm) up to a key length of
+    2,048 at de7dc40f88 (fused_softmax.py line 132), 4,096 at bbab79f86907 / 285068c8 (is_kernel_available) and 16,384
+    at the Zero Bubble fork's f68d3879 (line 158); beyond it, or where micro-batch x heads per rank is no multiple of 4,
+    the fp32 torch path adds 33 / 35 bytes."""
+    fused, torch_path = (9.0, 11.0), (42.0, 46.0)
+    assert eager_softmax_bytes("megatron-lm-2021", 8, 4, 2048) == fused  # the 22B layer: 64 heads / TP 8, mb 4
+    assert eager_softmax_bytes("megatron-lm-2021", 8, 4, 4096) == torch_path
+    assert eager_softmax_bytes("megatron-lm-2022", 8, 4, 4096) == fused
+    assert eager_softmax_bytes("megatron-lm-2022", 8, 4, 8192) == torch_path
+    assert eager_softmax_bytes("megatron-lm-2023", 8, 4, 8192) == fused
+    assert eager_softmax_bytes("megatron-lm-2023", 3, 1, 1024) == torch_path  # 3 batches: no multiple of 4
+
+
+def test_megatrons_2021_to_2023_profiles_name_their_softmax_and_the_measured_rate():
+    """The profiles the SC21, arXiv:2205.05198, MegaScale and Zero Bubble rows run take Megatron-LM's own softmax rule
+    and the A100's measured eager rate together: the layer above is within 6% only with both."""
+    for framework, rule in (("megatron-2021", "megatron-lm-2021"), ("megatron-2022", "megatron-lm-2022"),
+                            ("megatron-zb", "megatron-lm-2023")):
+        profile = framework_profile(framework)
+        assert (profile["eager_softmax"], profile["eager_attention_measured"]) == (rule, True), framework
