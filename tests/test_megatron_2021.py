@@ -37,9 +37,18 @@ def test_the_2021_profile_differs_from_megatrons_only_where_2021_code_did():
     # the loss: de7dc40f88 has only megatron/mpu/cross_entropy.py's unfused kernels on output.float()
     # (tests/test_megatron_unfused_loss.py); Megatron's current rows may run a fused one
     assert then["eager_cross_entropy"] == "megatron-vocab-parallel"
+    # the eager attention: de7dc40f88's ParallelAttention (baddbmm, FusedScaleMaskSoftmax with its key length up to
+    # 2,048, dropout, bmm), at the A100's measured eager rate (presets/efficiency.json eager_attention_softmax
+    # _source_megatron-lm; tests/test_megatron_a100_anchors.py)
+    assert then["eager_softmax"] == "megatron-lm-2021" and then["eager_attention_measured"] is True
+    # the data-parallel all-reduce: SC21's pipeline runs are --DDP-impl local (examples/sc21/run_table_1.sh,
+    # run_figure_*.sh), all-reducing in train_step after the whole schedule (training.py lines 365-369)
+    assert then["pipeline_reduce_after_schedule"] is True
     differing = {k for k in set(now) | set(then) if now.get(k) != then.get(k)}
     assert differing == {"grad_accumulation_passes", "wgrad_into_main_grad", "te_module_host",
-                         "pipeline_p2p_split_over_tp", "pipeline_p2p_synchronize", "eager_cross_entropy"}
+                         "pipeline_p2p_split_over_tp", "pipeline_p2p_synchronize", "eager_cross_entropy",
+                         "eager_softmax", "eager_attention_measured", "_eager_attention_measured_source",
+                         "pipeline_reduce_after_schedule", "_pipeline_reduce_after_schedule_source"}
 
 
 def test_memory_is_megatrons_but_a_second_copy_of_the_gradients():

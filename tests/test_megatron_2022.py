@@ -34,8 +34,17 @@ def test_the_profile_hides_no_data_parallel_collective():
     # and its loss: 285068c8 predates --cross-entropy-loss-fusion, so the unfused vocab-parallel kernels on
     # output.float() run (megatron/core/tensor_parallel/cross_entropy.py; tests/test_megatron_unfused_loss.py)
     assert then["eager_cross_entropy"] == "megatron-vocab-parallel"
+    # and its eager attention: ParallelAttention at bbab79f86907 / 285068c8 (FusedScaleMaskSoftmax with its key length
+    # up to 4,096), at the A100's measured eager rate (presets/efficiency.json eager_attention_softmax
+    # _source_megatron-lm; tests/test_megatron_a100_anchors.py)
+    assert then["eager_softmax"] == "megatron-lm-2022" and then["eager_attention_measured"] is True
+    # and the passes its step runs around FusedAdam (bbab79f86907 / 285068c8: zero_grad_buffer's zero_ 4 bytes a
+    # parameter, the fp32 buffer's /= data-parallel size 4 + 4, multi_tensor_l2norm 4, the main-to-model copy 4 + 2)
+    assert then["step_bytes_per_param"] == 4 + (4 + 4) + 4 + (4 + 2)
     differ = {"dp_overlap", "pipeline_reduce_after_schedule", "zero_gather_after_step", "te_module_host",
-              "pipeline_p2p_split_over_tp", "pipeline_p2p_synchronize", "eager_cross_entropy"}
+              "pipeline_p2p_split_over_tp", "pipeline_p2p_synchronize", "eager_cross_entropy", "eager_softmax",
+              "eager_attention_measured", "_eager_attention_measured_source", "step_bytes_per_param",
+              "_step_bytes_per_param_source"}
     assert {k: v for k, v in now.items() if k not in differ} == {k: v for k, v in then.items() if k not in differ}
 
 

@@ -13,6 +13,7 @@ from engine import scenario_from_dict
 from engine.frameworks.defaults import defaults_for
 from engine.memory.estimate import estimate
 from engine.memory.parallelism.zero_bubble import deferred_weight_share, zero_bubble_in_flight
+from engine.timing.data import efficiency
 from engine.timing.model import step_time
 from engine.timing.zero_bubble import zero_bubble_fill
 
@@ -123,11 +124,15 @@ def test_which_frameworks_run_them():
 
 
 def test_the_fork_row_is_megatrons_with_its_own_layouts():
-    """The fork runs Megatron's code (its layers, optimizer and exchanges): the megatron time profile and memory facts;
-    its own layouts: ZeRO-1 its only sharding and no optimizer offload (f68d3879 megatron/arguments.py line 1203
+    """The fork runs Megatron's code (its layers, optimizer and exchanges): Megatron's memory facts, and megatron's time
+    profile but for the legacy eager attention its runs use (presets/efficiency.json frameworks megatron-zb); its own
+    layouts: ZeRO-1 its only sharding and no optimizer offload (f68d3879 megatron/arguments.py line 1203
     --use-distributed-optimizer, no --optimizer-cpu-offload)."""
     fork, upstream = defaults_for("megatron-zb"), defaults_for("megatron")
-    assert fork.profile == "megatron" and fork.takes_megatron_arguments and fork.te_layers == upstream.te_layers
+    assert fork.profile == "megatron-zb" and fork.takes_megatron_arguments and fork.te_layers == upstream.te_layers
+    profiles = efficiency()["frameworks"]
+    eager = {"eager_softmax", "eager_attention_measured", "_eager_attention_measured_source"}
+    assert {k: v for k, v in profiles["megatron-zb"].items() if k not in eager} == profiles["megatron"]
     assert fork.parallelism.max_zero == 1 and fork.parallelism.offloads == ("none",)
     assert {"context", "expert", "ZeRO", "offload"} <= {fact for fact, _ in fork.parallelism.sources}
 

@@ -1,9 +1,10 @@
 """Megatron-LM as Sea AI Lab's Zero Bubble fork runs it (sail-sg/zero-bubble-pipeline-parallelism at f68d3879,
 2023-11-29, the arxiv branch's 'for arxiv paper', base NVIDIA/Megatron-LM 9290c730): Megatron's row of
 engine/frameworks/defaults.py with the fork's own layouts, each fact with where it is written. The fork runs
-Megatron's code (its layers, its optimizer, its exchanges), so the row keeps the megatron time profile; what it adds
-is the zero-bubble schedules, which upstream Megatron-LM, NeMo and Megatron-Bridge do not run (parallelism.py
-MEGATRON)."""
+Megatron's code (its layers, its optimizer, its exchanges), so its time profile ("megatron-zb" in
+presets/efficiency.json) is megatron's with the legacy eager attention the fork's runs use (its softmax kernel's rule
+and the A100's measured eager rate); what it adds is the zero-bubble schedules, which upstream Megatron-LM, NeMo and
+Megatron-Bridge do not run (parallelism.py MEGATRON)."""
 
 from __future__ import annotations
 
@@ -53,8 +54,9 @@ PARALLELISM = grouped(Parallelism(pp_schedules=SCHEDULES, max_zero=1, offloads=(
 
 
 def megatron_zb_row(megatron: FrameworkRow) -> FrameworkRow:
-    """Megatron's row (its memory facts and time profile "megatron") with the fork's layouts (PARALLELISM)."""
-    return replace(megatron, id="megatron-zb", label="Megatron-LM (Zero Bubble PP fork)", profile="megatron",
+    """Megatron's row (its memory facts) with the fork's layouts (PARALLELISM) and time profile ("megatron-zb":
+    megatron's, with the legacy ParallelAttention's eager softmax and measured rate)."""
+    return replace(megatron, id="megatron-zb", label="Megatron-LM (Zero Bubble PP fork)", profile="megatron-zb",
                    parallelism=PARALLELISM,
                    sources=(*megatron.sources, ("Zero Bubble fork", f"{_FORK}: Megatron-LM 9290c730 with the "
                                                 "zero-bubble schedules; its layouts: engine/frameworks/megatron_zb.py")))

@@ -28,8 +28,9 @@ CUDA_GRAPH_SCOPES = ("auto", "none", "moe-router", "attention", "layers", "full-
 HOST_CPUS = ("auto", "lent-h200", "amd-epyc-7742", "amd-epyc-optimized-3rd-gen", "intel-xeon-8480c", "intel-xeon-8570",
              "intel-xeon-e5-2698-v4", "nvidia-grace")
 # Which code decides whether eager attention's softmax runs fused (presets/efficiency.json eager_attention_softmax):
-# auto, the generic eager figure; megatron-deepspeed-2022, BigScience's Megatron-DeepSpeed of late 2021 to March 2022;
-# aleph-alpha-2023, Aleph Alpha's 2023 training code (arXiv:2311.05610's 'fused' kernel: no torch fallback).
+# auto, the framework's own (frameworks eager_softmax), else the generic eager figure; megatron-deepspeed-2022,
+# BigScience's Megatron-DeepSpeed of late 2021 to March 2022; aleph-alpha-2023, Aleph Alpha's 2023 training code
+# (arXiv:2311.05610's 'fused' kernel: no torch fallback).
 EAGER_SOFTMAX_RULES = ("auto", "megatron-deepspeed-2022", "aleph-alpha-2023")
 # The RMSNorm kernel a run uses (presets/efficiency.json rms_norm_kernel, engine/timing/norm_kernel.py): auto, the
 # framework's own; fused, one fused kernel (flash-attn's rms_norm) where the framework's own is eager PyTorch ops.
@@ -179,7 +180,9 @@ class TimeKeys:
         "kernel check sizes its block by the heads per tensor-parallel rank: where micro-batch x heads per rank does "
         "not fill whole blocks, PyTorch's fp32 softmax runs instead); aleph-alpha-2023 (Aleph Alpha's 2023 training "
         "code, arXiv:2311.05610's 'fused' kernel: the fused masked softmax always runs, as a shape it does not take "
-        "stops the run, 'Kernel not available', instead of falling back); auto: the generic eager figure",
+        "stops the run, 'Kernel not available', instead of falling back); auto: the framework's own code where its "
+        "profile names one (Megatron-LM's rule for megatron-2021, megatron-2022 and megatron-zb: the fused kernel "
+        "where micro-batch x heads per rank is a multiple of 4), else the generic eager figure",
         Choice(EAGER_SOFTMAX_RULES), affects=TIME_ONLY, applies_to="attention eager")
     rms_norm_kernel: str = declare(
         "auto", "the kernel the hidden-state RMSNorms run as: fused, one fused kernel where the framework's own norm is "

@@ -101,26 +101,28 @@ def eager_softmax_bytes(rule: str, heads_per_rank: float, batch: float, seq: int
     that code, plus what the fp32 torch path adds where FusedScaleMaskSoftmax.is_kernel_available does not take
     the shape."""
     fwd, bwd = float(EAGER_SCORE_BYTES_FWD), float(EAGER_BACKWARD_FACTOR * EAGER_SCORE_BYTES_FWD)
-    if rule in ("", "auto"):  # the scenario's eager_softmax: auto is the generic figure
+    if rule in ("", "auto"):  # neither the scenario nor the framework names a code: the generic figure
         return fwd, bwd
     table = efficiency()["eager_attention_softmax"][rule]
     fused = table["fused"]  # the fused kernel and dropout, counted from the rule's code
-    if softmax_fused(table["rule"], heads_per_rank, batch, seq):
+    if softmax_fused(table["rule"], heads_per_rank, batch, seq, table.get("max_key_length", 2048)):
         return float(fused["forward"]), float(fused["backward"])
     return (float(fused["forward"] + table["unfused_extra"]["forward"]),
             float(fused["backward"] + table["unfused_extra"]["backward"]))
 
 
-def softmax_fused(rule: str, heads_per_rank: float, batch: float, seq: int) -> bool:
-    """Whether Megatron's fused causal softmax runs. heads_per_rank: Megatron-DeepSpeed of late 2021 to March 2022
-    sizes the kernel's block by the heads per rank (its arguments swapped): batch_per_block = 128 / min(p, 32)
-    x (2 if p <= 128 else 1), p the power of two at or above the heads per rank; micro-batch x heads per rank must be
-    a multiple of it and of 4, with 16 < seq <= 2048. no_fallback: the code stops the run where its kernel does not
-    take the shape (Aleph Alpha's 2023 code, the sheets' 'Kernel not available'), so a run that has a time ran it."""
+def softmax_fused(rule: str, heads_per_rank: float, batch: float, seq: int, max_key_length: int = 2048) -> bool:
+    """Whether Megatron's fused causal softmax runs. standard: micro-batch x heads per rank a multiple of 4 and
+    16 < seq <= max_key_length (the release's kernel check: 2,048 to 16,384; 4 batches a block at these lengths).
+    heads_per_rank: Megatron-DeepSpeed of late 2021 to March 2022 sizes the kernel's block by the heads per rank (its
+    arguments swapped): batch_per_block = 128 / min(p, 32) x (2 if p <= 128 else 1), p the power of two at or above
+    the heads per rank; micro-batch x heads per rank must be a multiple of it and of 4. no_fallback: the code stops
+    the run where its kernel does not take the shape (Aleph Alpha's 2023 code, the sheets' 'Kernel not available'),
+    so a run that has a time ran it."""
     if rule == "no_fallback":
         return True
     heads, batches = int(heads_per_rank), int(batch) * int(heads_per_rank)
-    if heads != heads_per_rank or batch != int(batch) or not 16 < seq <= 2048 or seq % 4 or batches % 4:
+    if heads != heads_per_rank or batch != int(batch) or not 16 < seq <= max_key_length or seq % 4 or batches % 4:
         return False
     if rule != "heads_per_rank":
         return True

@@ -142,6 +142,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
     elementwise = "fused" if s.compile or prof["elementwise"] == "fused" else "liger" if s.liger_kernels else \
         prof["elementwise"]
     attention = "eager" if s.attention == "eager" else "fused-fp8" if s.fp8_attention else "fused"
+    eager_softmax = prof.get("eager_softmax", "auto") if s.eager_softmax == "auto" else s.eager_softmax  # auto: its code's
     adapters = s.method in ("lora", "qlora")
     node = nvlink_domain(s, hw)
     tp_link = link(hw, s.tp, node)[0]
@@ -166,7 +167,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         c = layer_cost(spec, g.moe, tokens, seq, s.tp, s.ep, s.cp, s.sequence_parallel, rates, attention,
                        elementwise, fp8, lora, s.lora_rank, quant_base(s), **expert_issue,
                        gpt_oss_unfused=bool(prof.get("gpt_oss_unfused")), fused_expert_mlp=s.fused_expert_mlp,
-                       **dispatch, eager_softmax=s.eager_softmax, copy_bytes_per_token=copy_bytes_per_token,
+                       **dispatch, eager_softmax=eager_softmax, copy_bytes_per_token=copy_bytes_per_token,
                        rms_norm_kernel=s.rms_norm_kernel, linear_attn=g.linear_attn, block=g.block, mla_down=mla_down)
         backward = not g.frozen or adapted or g.input_grad
         wgrad = 0.0 if g.frozen else c.gemm_wgrad
