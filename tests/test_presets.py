@@ -89,7 +89,7 @@ def test_the_measured_serving_rows_gpus_are_there_with_sources():
     rtx_4080_super = gpus["rtx-4080-super"]
     assert rtx_4080_super.memory_bandwidth_bytes_per_s == 23e9 * 256 / 8
     assert dict(rtx_4080_super.dense_peak_tflops)["bf16"] == pytest.approx(836 / 8, abs=0.05)
-    for gpu_id in ("rtx-2080-ti", "rtx-4080-super", "apple-m1-ultra-64gb", "apple-m1-max-64gb",
+    for gpu_id in ("rtx-2080-ti", "rtx-4080-super", "apple-m1-ultra-64gb", "apple-m1-ultra-128gb", "apple-m1-max-64gb",
                    "apple-m2-max-30core-32gb", "apple-m4-16gb", "apple-m4-32gb"):
         assert gpus[gpu_id].source and gpus[gpu_id].speed_source, gpu_id
 
