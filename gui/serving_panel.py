@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import Scenario, get_gpu, resolve_model
+from engine.models.weight_formats import format_read_by
 from engine.scenario.serving_key_words import SERVING_VALUE_WORDS
 from engine.scenario.serving_keys import CONTEXT_MAX, GGUF_ENGINES, GGUF_FORMATS
 
@@ -147,7 +148,7 @@ class ServingPanel(EditorPanel):
         s = self.state.scenario
         changes: dict[str, Any] = {"serving_engine": engine}
         gguf = engine in GGUF_ENGINES
-        if (s.weight_format in GGUF_FORMATS) != gguf:
+        if (s.weight_format in GGUF_FORMATS) != gguf or not format_read_by(s.weight_format, engine):
             changes["weight_format"] = "Q4_K_M" if gguf else "checkpoint"
         if s.kv_cache_dtype not in KV_CHOICES[_kind(engine)]:
             changes["kv_cache_dtype"] = "auto"
@@ -180,7 +181,8 @@ class ServingPanel(EditorPanel):
         gguf = s.serving_engine in GGUF_ENGINES
         self.engine.set_value(s.serving_engine)
         formats = [(v, t) for v, t in choice_items("weight_format", _words("weight_format"))
-                   if (v in GGUF_FORMATS) == gguf or v == "checkpoint" and not gguf]
+                   if ((v in GGUF_FORMATS) == gguf or v == "checkpoint" and not gguf)
+                   and format_read_by(v, s.serving_engine)]  # MLX's affine formats: the mlx engine alone
         kv = [(v, t) for v, t in choice_items("kv_cache_dtype", _words("kv_cache_dtype"))
               if v in KV_CHOICES[_kind(s.serving_engine)]]
         for combo, items, value in ((self.weight_format, formats, s.weight_format),

@@ -30,7 +30,9 @@ class WeightFormat:
     """A deployed weight format. Dense formats: `bits` per linear weight plus `group_bits` per `group` weights, plus
     `column_bits` per output column and `row_bits` per input row; `only` "experts" quantizes the MoE experts alone.
     GGUF formats: `gguf` is the ftype's default ggml type, `output` the type of output.weight, `rules` the per-tensor
-    overrides, `non_expert` the type of every tensor but the experts (MXFP4_MOE)."""
+    overrides, `non_expert` the type of every tensor but the experts (MXFP4_MOE). `embeddings` "quantized": the token
+    embedding and lm_head take the format's bits too (MLX's affine formats); `engines`: the serving engines that read
+    the format (empty: any, as the consistency check of engine/scenario/serving_keys.py reads it)."""
 
     name: str
     bits: float = 16.0
@@ -44,6 +46,8 @@ class WeightFormat:
     non_expert: str = ""
     rules: tuple[GgufRule, ...] = ()
     source: str = ""
+    embeddings: str = ""
+    engines: tuple[str, ...] = ()
 
     @property
     def is_gguf(self) -> bool:
@@ -73,7 +77,8 @@ def _format(name: str, raw: dict[str, Any]) -> WeightFormat:
                         group_bits=float(raw.get("group_bits", 0)), column_bits=float(raw.get("column_bits", 0)),
                         row_bits=float(raw.get("row_bits", 0)), only=raw.get("only", ""), gguf=raw.get("gguf", ""),
                         output=raw.get("output", raw.get("gguf", "") if default_output == "F16" else default_output),
-                        non_expert=raw.get("non_expert", ""), rules=rules, source=raw.get("source", ""))
+                        non_expert=raw.get("non_expert", ""), rules=rules, source=raw.get("source", ""),
+                        embeddings=raw.get("embeddings", ""), engines=tuple(raw.get("engines", ())))
 
 
 @cache
@@ -84,6 +89,13 @@ def weight_formats() -> dict[str, WeightFormat]:
 def weight_format_names() -> tuple[str, ...]:
     """The scenario's choices: the checkpoint's own format first, then the data file's formats in its order."""
     return (CHECKPOINT, *weight_formats())
+
+
+def format_read_by(name: str, engine: str) -> bool:
+    """Whether serving engine `engine` reads weight format `name`: a format that lists its engines (MLX's affine
+    formats: mlx) is read by those alone; the others (and the checkpoint's own) by any."""
+    f = weight_formats().get(name)
+    return f is None or not f.engines or engine in f.engines
 
 
 def gguf_format_names() -> tuple[str, ...]:

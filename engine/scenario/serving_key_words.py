@@ -41,6 +41,8 @@ SERVING_VALUE_WORDS: dict[str, dict[Any, str]] = {
         "int8": QT_TRANSLATE_NOOP("Fields", "int8 (8 bits)"),
         "awq-int4": QT_TRANSLATE_NOOP("Fields", "AWQ 4-bit"), "gptq-int4": QT_TRANSLATE_NOOP("Fields", "GPTQ 4-bit"),
         "mxfp4": "MXFP4", "nvfp4": "NVFP4", "bnb-nf4": QT_TRANSLATE_NOOP("Fields", "bitsandbytes NF4"),
+        "mlx-4bit": QT_TRANSLATE_NOOP("Fields", "MLX 4-bit (Apple)"),
+        "mlx-6bit": QT_TRANSLATE_NOOP("Fields", "MLX 6-bit (Apple)"),
         **{name: f"GGUF {name}" for name in gguf_format_names()},  # every GGUF type presets/weight_formats.json has
     },
     "kv_cache_dtype": {"auto": QT_TRANSLATE_NOOP("Fields", "as the model's weights (auto)"),

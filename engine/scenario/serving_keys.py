@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import ConsistencyError
 from ..messages import QT_TRANSLATE_NOOP
-from ..models.weight_formats import gguf_format_names, weight_format_names
+from ..models.weight_formats import format_read_by, gguf_format_names, weight_format_names, weight_formats
 from .keys import Choice, Count, Flag, Number, WholeNumber, key
 
 WORKLOADS = ("training", "inference")
@@ -46,8 +46,9 @@ class ServingKeys:
     serving_engine: str = key("vllm", "the inference engine whose memory accounting is modelled",
                               Choice(SERVING_ENGINES), applies_to=INFERENCE)
     weight_format: str = key("checkpoint", "weights as deployed: the checkpoint's own (its quantization_config, "
-                             "else bf16), a dense format, or a GGUF type (llama.cpp / ollama) with llama.cpp's "
-                             "per-tensor choices (presets/weight_formats.json)", Choice(WEIGHT_FORMATS),
+                             "else bf16), a dense format, a GGUF type (llama.cpp / ollama) with llama.cpp's "
+                             "per-tensor choices, or MLX's affine 4 / 6 bits (mlx; presets/weight_formats.json)",
+                             Choice(WEIGHT_FORMATS),
                              applies_to=INFERENCE)
     kv_cache_dtype: str = key("auto", "KV cache elements: auto (the model's dtype), fp8 (vLLM/SGLang), q8_0 or q4_0 "
                               "(llama.cpp)", Choice(KV_CACHE_DTYPES), applies_to=INFERENCE)
@@ -120,6 +121,11 @@ def check_serving(s: Any) -> None:
         raise ConsistencyError("weight_format", QT_TRANSLATE_NOOP(
             "engine", "GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}."),
             fmt=s.weight_format, engine=s.serving_engine)
+    if not format_read_by(s.weight_format, s.serving_engine):
+        raise ConsistencyError("weight_format", QT_TRANSLATE_NOOP(
+            "engine", "Weight format {fmt} is read by {readers} only, not {engine}."),
+            fmt=s.weight_format, readers=", ".join(weight_formats()[s.weight_format].engines),
+            engine=s.serving_engine)
     if s.kv_cache_dtype in ("q8_0", "q4_0") and not gguf_engine:
         raise ConsistencyError("kv_cache_dtype", QT_TRANSLATE_NOOP(
             "engine", "KV cache type {dtype} is llama.cpp's; {engine} takes auto or fp8."),

@@ -1404,52 +1404,62 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>bitsandbytes NF4</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="46"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="44"/>
+        <source>MLX 4-bit (Apple)</source>
+        <translation>MLX 4 位（Apple）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_key_words.py" line="45"/>
+        <source>MLX 6-bit (Apple)</source>
+        <translation>MLX 6 位（Apple）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
         <source>as the model&apos;s weights (auto)</source>
         <translation>与模型权重相同（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="47"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="49"/>
         <source>fp8: half the bytes</source>
         <translation>fp8：字节数减半</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="48"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
         <source>q8_0: about half the bytes</source>
         <translation>q8_0：约一半字节</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="49"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>q4_0: about a quarter</source>
         <translation>q4_0：约四分之一</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="52"/>
         <source>as the engine decides (auto)</source>
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="52"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="54"/>
         <source>June 2024 or later</source>
         <translation>2024 年 6 月及以后</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="53"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>October 2023 to June 2024</source>
         <translation>2023 年 10 月至 2024 年 6 月</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="54"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="56"/>
         <source>before September 2023 (Metal)</source>
         <translation>2023 年 9 月之前（Metal）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="57"/>
         <source>September 1 to 8, 2023 (Metal)</source>
         <translation>2023 年 9 月 1 日至 8 日（Metal）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="56"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="58"/>
         <source>September 9 to 14, 2023 (Metal)</source>
         <translation>2023 年 9 月 9 日至 14 日（Metal）</translation>
     </message>
@@ -1458,7 +1468,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="150"/>
         <location filename="../../engine/scenario/key_words.py" line="216"/>
-        <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="53"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -1613,7 +1623,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="216"/>
-        <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="53"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -4466,73 +4476,73 @@ GPU-hour</source>
 <context>
     <name>ServingPanel</name>
     <message>
-        <location filename="../serving_panel.py" line="54"/>
+        <location filename="../serving_panel.py" line="55"/>
         <source>Serving set-up</source>
         <translation>推理服务设置</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="66"/>
-        <location filename="../serving_panel.py" line="201"/>
+        <location filename="../serving_panel.py" line="67"/>
+        <location filename="../serving_panel.py" line="203"/>
         <source>engine default</source>
         <translation>引擎默认值</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="75"/>
+        <location filename="../serving_panel.py" line="76"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="76"/>
+        <location filename="../serving_panel.py" line="77"/>
         <source>the model&apos;s training context</source>
         <translation>模型的训练上下文</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="102"/>
+        <location filename="../serving_panel.py" line="103"/>
         <source>The program that serves the model. vLLM and SGLang give what is left of their share of the GPU to the KV cache; llama.cpp and Ollama size it from n_ctx.</source>
         <translation>提供模型服务的程序。vLLM 和 SGLang 把其 GPU 份额中剩下的部分都给 KV 缓存；llama.cpp 和 Ollama 按 n_ctx 确定其大小。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="104"/>
+        <location filename="../serving_panel.py" line="105"/>
         <source>How the weights are stored on the GPU: 16-bit, 8-bit or 4-bit checkpoints (vLLM, SGLang) or a GGUF quantization (llama.cpp, Ollama). Fewer bits: less memory, more room for the KV cache, some quality loss.</source>
         <translation>权重在 GPU 上的存储方式：16 位、8 位或 4 位检查点（vLLM、SGLang），或 GGUF 量化（llama.cpp、Ollama）。位数越少：显存越少，KV 缓存空间越多，质量略有损失。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="107"/>
+        <location filename="../serving_panel.py" line="108"/>
         <source>Number format of the KV cache: fp8 (vLLM, SGLang) or q8_0 / q4_0 (llama.cpp) hold twice or four times the tokens.</source>
         <translation>KV 缓存的数值格式：fp8（vLLM、SGLang）或 q8_0 / q4_0（llama.cpp）可容纳两倍或四倍的 token。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="109"/>
+        <location filename="../serving_panel.py" line="110"/>
         <source>Longest prompt plus answer of one user. The KV cache must hold at least one sequence this long or the engine refuses to start.</source>
         <translation>单个用户最长的提示加回答。KV 缓存必须至少容纳一条这么长的序列，否则引擎拒绝启动。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="111"/>
+        <location filename="../serving_panel.py" line="112"/>
         <source>Sequences decoded together (vLLM max_num_seqs; llama.cpp n_parallel slots, each with the context above). Memory decides how many really fit: see the users chart.</source>
         <translation>同时解码的序列（vLLM max_num_seqs；llama.cpp 的 n_parallel 个槽位，每个都有上面的上下文）。实际能容纳多少由显存决定：见用户图表。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="113"/>
+        <location filename="../serving_panel.py" line="114"/>
         <source>Share of each GPU the engine takes, KV cache included; the rest stays free for other processes.</source>
         <translation>引擎占用每个 GPU 的比例，包括 KV 缓存；其余部分留给其他进程。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="115"/>
+        <location filename="../serving_panel.py" line="116"/>
         <source>Layers llama.cpp keeps on the GPUs; the others stay in CPU memory and run on the CPU (much slower).</source>
         <translation>llama.cpp 放在 GPU 上的层；其余层留在 CPU 内存中并在 CPU 上运行（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="117"/>
+        <location filename="../serving_panel.py" line="118"/>
         <source>Split every layer over this many GPUs: each holds a share of the weights and KV.</source>
         <translation>把每一层拆分到这么多 GPU 上：每个 GPU 持有一部分权重和 KV。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="118"/>
+        <location filename="../serving_panel.py" line="119"/>
         <source>When your llama.cpp (or Ollama) build was made. Builds from October 2023 to June 2024 (PR #3776 to PR #8075) turn each quantized matrix into 16-bit numbers for every batch of prompt tokens before multiplying it: slower prompts on NVIDIA GPUs, and GPU memory for the 16-bit copy. Later builds multiply the quantized numbers directly (V100s still take the 16-bit path).</source>
         <translation>你的 llama.cpp（或 Ollama）是何时构建的。2023 年 10 月至 2024 年 6 月的构建（PR #3776 至 PR #8075）在每批提示词 token 相乘之前，先把每个量化矩阵转成 16 位数：在 NVIDIA GPU 上提示词处理更慢，并要为 16 位副本占用显存。之后的构建直接用量化数相乘（V100 仍走 16 位路径）。</translation>
     </message>
     <message>
-        <location filename="../serving_panel.py" line="227"/>
+        <location filename="../serving_panel.py" line="229"/>
         <source>Context per user (n_ctx / n_parallel)</source>
         <translation>每个用户的上下文（n_ctx / n_parallel）</translation>
     </message>
@@ -10219,37 +10229,42 @@ GPU-hour</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="65"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="66"/>
         <source>must be a fraction above 0 and at most 1, or null, not {p!r}.</source>
         <translation>必须是大于 0、至多为 1 的比例或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="120"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="121"/>
         <source>GGUF weight format {fmt} is served by llama.cpp or ollama, not {engine}.</source>
         <translation>GGUF 权重格式 {fmt} 由 llama.cpp 或 ollama 提供服务，而不是 {engine}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="124"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="125"/>
+        <source>Weight format {fmt} is read by {readers} only, not {engine}.</source>
+        <translation>权重格式 {fmt} 只能由 {readers} 读取，{engine} 不能。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_keys.py" line="130"/>
         <source>KV cache type {dtype} is llama.cpp&apos;s; {engine} takes auto or fp8.</source>
         <translation>KV 缓存类型 {dtype} 属于 llama.cpp；{engine} 只接受 auto 或 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="128"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="134"/>
         <source>llama.cpp quantizes its KV cache as q8_0 or q4_0, not fp8.</source>
         <translation>llama.cpp 将 KV 缓存量化为 q8_0 或 q4_0，而不是 fp8。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="131"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="137"/>
         <source>llama.cpp needs flash attention for a quantized V cache: set flash_attn on or auto.</source>
         <translation>llama.cpp 量化 V 缓存需要 flash attention：请把 flash_attn 设为 on 或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="134"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="140"/>
         <source>vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens, not {size}.</source>
         <translation>vLLM 的块大小只能是 1、8、16、32、64 或 128 个 token，而不是 {size}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_keys.py" line="137"/>
+        <location filename="../../engine/scenario/serving_keys.py" line="143"/>
         <source>n_ubatch ({ubatch}) cannot exceed n_batch ({batch}).</source>
         <translation>n_ubatch（{ubatch}）不能超过 n_batch（{batch}）。</translation>
     </message>
