@@ -170,15 +170,15 @@ def test_held_errors_with_the_serverows2_rows() -> None:
 
     h-presets20 (presets for the GPUs and models the rows lacked; no model change): ikawrakow's rows on the 30-core M2
     Max (apple-m2-max-30core-32gb, 10.7 TFLOPS) pp +24.3% -> -2.2%, tg +10.9% unchanged; the M1 Max rows on the 64 GB
-    preset (same 400 GB/s: unchanged); 19 new rows (120 in all): llama.cpp tg +13.4% -> +15.5% (28 -> 38 rows), pp
-    -1.8% -> -2.8% (p90 26.0% -> 22.7%, 38 -> 41 rows), Ollama -2.7% -> -3.5% (10 -> 16 rows); obench -2.7% -> -3.5%
-    (M4 Mac mini -1.4 / -11.9 / -14.8%, M1 Max llama3.1:70b -5.8%, M1 Ultra 48-core +82.0 / +65.6%); pavlokhmel
-    +12.5% -> +22.0% (Qwen3.5-4B -10.1% RTX 4080 .. +59.3% B300: 234 / 241 / 251 tokens/s measured on H100 / H200 /
-    B300 against 298 / 344 / 400 estimated); normiebench #3 M4 pp -8.9%, tg -11.1%; ai-benchmarks #48 M1 Ultra 64-core pp +18.0 /
-    +6.1%, tg +76.3% (the M1 Ultra's decode reads well under its 800 GB/s: both M1 Ultra sources, unexplained);
-    MLX's affine 4-bit (mlx-4bit, 4.5 bits a weight, embeddings too): mlx-examples #1029's Llama 3.3 70B on an M3
-    Max at 260 / 4,126 / 16,003 prompt tokens, prompt +6.2 / -2.0 / +3.5%, generation -7.3 / -6.0 / -1.6% (mlx
-    tokens/s +4.1% -> -3.8%, 1 -> 4 rows)."""
+    preset (same 400 GB/s: unchanged); 19 new rows (120 in all): llama.cpp tg +13.4% -> +15.5% (28 -> 38 rows), pp -1.8%
+    -> -2.8% (p90 26.0% -> 22.7%, 38 -> 41 rows), Ollama -2.7% -> -3.5% (10 -> 16 rows); obench -2.7% -> -3.5% (M4 Mac
+    mini -1.4 / -11.9 / -14.8%, M1 Max llama3.1:70b -5.8%, M1 Ultra 48-core +82.0 / +65.6%); pavlokhmel +12.5% -> +22.0%
+    (Qwen3.5-4B -10.1% RTX 4080 .. +59.3% B300: 234 / 241 / 251 tokens/s measured on H100 / H200 / B300 against 298 /
+    344 / 400 estimated); normiebench #3 M4 pp -8.9%, tg -11.1%; ai-benchmarks #48 M1 Ultra 64-core pp +18.0 / +6.1%, tg
+    +76.3% (the M1 Ultra's decode reads well under its 800 GB/s: both M1 Ultra sources, unexplained); MLX's affine 4-bit
+    (mlx-4bit, 4.5 bits a weight, embeddings too): mlx-examples #1029's Llama 3.3 70B on an M3 Max at 260 / 4,126 /
+    16,003 prompt tokens, prompt +6.2 / -2.0 / +3.5%, generation -7.3 / -6.0 / -1.6% (mlx tokens/s +4.1% -> -3.8%, 1 ->
+    4 rows)."""
     summary = ss.summary(ss.compare_all())
     assert summary["llama.cpp"]["tokens_per_second"]["count"] == 38
     assert summary["llama.cpp"]["tokens_per_second"]["signed"] == pytest.approx(0.155, abs=0.005)
