@@ -27,6 +27,16 @@ M4_MAX_LORA = json.loads((ROOT / "examples" / "qwen2.5-7b-lora-m4-max.json").rea
     ("apple-m2-max-64gb", 38 * 128 * 2 * 1.398e9 / 1e12, 400e9),
     # 20 cores x 128 ALUs x 2 FLOP x 1.8 GHz (the M4 Max preset's clock); Apple's M4 Pro specifications: 273 GB/s
     ("apple-m4-pro-48gb", 20 * 128 * 2 * 1.8e9 / 1e12, 273e9),
+    # h-presets20: the M1 Max's 64 GB form (same chip, same figures as the 32 GB preset)
+    ("apple-m1-max-64gb", 10.4, 400e9),
+    # Apple's M1 Ultra release: 800 GB/s; the M1 Max's 10.4 teraflops for 32 cores x 48 / 32 (48-core Mac Studio part)
+    ("apple-m1-ultra-64gb", 10.4 * 48 / 32, 800e9),
+    ("apple-m1-ultra-128gb", 10.4 * 64 / 32, 800e9),  # the 64-core part
+    # 30 cores at the M2 Ultra preset's clock (engine/serving/gguf_prefill.py M2_MAX_30_PEAK_FLOPS); 400 GB/s
+    ("apple-m2-max-30core-32gb", 30 * 128 * 2 * 1.398e9 / 1e12, 400e9),
+    # Apple's Mac mini (M4) specifications: 10-core GPU, 120 GB/s; the M4 Max preset's clock
+    ("apple-m4-16gb", 10 * 128 * 2 * 1.8e9 / 1e12, 120e9),
+    ("apple-m4-32gb", 10 * 128 * 2 * 1.8e9 / 1e12, 120e9),
 ])
 def test_the_chips_of_the_published_apple_runs_are_presets(gpu_id, tflops, bytes_per_s):
     gpu = get_gpu(gpu_id)

@@ -24,7 +24,9 @@ def test_gguf_bits_per_weight_give_llama_bench_sizes() -> None:
     decimals; and Q4_K_M's mix gives the sizes llama-bench printed on the Mac Studio M3 Ultra of
     geerlingguy/beowulf-ai-cluster issue #17 (build 4d3726278: Llama 3.3 70B 39.59 GiB, DeepSeek-R1 376.65 GiB);
     h-serverows2's LLaMA 7B rows add Q4_1, Q6_K, Q5_K_M and Q5_K_S (ggerganov's M2 Ultra tables of PRs #2917 and
-    #3084: 3.95 / 5.15 / 4.45 / 4.33 GiB). Not compared: PR #6539's `quantize --pure` Mistral 7B (3.79 GiB), whose
+    #3084: 3.95 / 5.15 / 4.45 / 4.33 GiB); h-presets20's ai-benchmarks #48 rows add TinyLlama 1.1B (636.18 MiB) and the
+    tied Llama 3.2 3B (1.87 GiB: one token_embd in the file, which llama.cpp duplicates as the GPU's output layer).
+    Not compared: PR #6539's `quantize --pure` Mistral 7B (3.79 GiB), whose
     output matrix is Q4_0 too where the planner's Q4_0 keeps llama.cpp's default Q6_K output (3.83 GiB)."""
     sized = [(row["id"], stated_size_gib(row), gguf_size_gib(row)) for row in ROWS
              if stated_size_gib(row) and "--pure" not in row["source"]]

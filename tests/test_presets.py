@@ -76,6 +76,24 @@ def test_issue_12_gpus_are_there_with_sources():
     assert gpus["rtx-5070-ti"].memory_bytes == 16303 * 2**20
 
 
+def test_the_measured_serving_rows_gpus_are_there_with_sources():
+    """h-presets20: the GPUs of measured serving rows that had no preset (tests/data/published/serving_speed.json)."""
+    gpus = gpu_presets()
+    # nvidia-smi '11264MiB' on an RTX 2080 Ti (code-search index file id 1368580624); Turing whitepaper: 616 GB/s,
+    # FP16 tensor with FP32 accumulate 53.8 TFLOPS (reference clock), no BF16
+    rtx_2080_ti = gpus["rtx-2080-ti"]
+    assert rtx_2080_ti.memory_bytes == 11264 * 2**20 and rtx_2080_ti.memory_bandwidth_bytes_per_s == 616e9
+    assert dict(rtx_2080_ti.dense_peak_tflops)["fp16"] == 53.8 and not rtx_2080_ti.bf16
+    assert rtx_2080_ti.cuda_capability == "7.5"  # Turing: int8 MMA, so today's llama.cpp keeps MMQ at every batch
+    # NVIDIA's RTX 4080 SUPER specifications: 23 Gbps x 256 bit = 736 GB/s; AI TOPS 836 / 8 = 104.5 dense BF16
+    rtx_4080_super = gpus["rtx-4080-super"]
+    assert rtx_4080_super.memory_bandwidth_bytes_per_s == 23e9 * 256 / 8
+    assert dict(rtx_4080_super.dense_peak_tflops)["bf16"] == pytest.approx(836 / 8, abs=0.05)
+    for gpu_id in ("rtx-2080-ti", "rtx-4080-super", "apple-m1-ultra-64gb", "apple-m1-ultra-128gb", "apple-m1-max-64gb",
+                   "apple-m2-max-30core-32gb", "apple-m4-16gb", "apple-m4-32gb"):
+        assert gpus[gpu_id].source and gpus[gpu_id].speed_source, gpu_id
+
+
 def test_h100_capacity_is_bytes_not_marketing_gb():
     # nvidia-smi reports 81559 MiB for H100 SXM 80GB.
     assert get_gpu("h100-sxm-80gb").memory_bytes == 81559 * 2**20

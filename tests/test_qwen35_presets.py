@@ -55,6 +55,22 @@ def test_the_language_model_is_counted_per_tensor_and_rounds_to_the_card(model_i
     assert spec.vision is None and spec.mtp_params == 0  # the text decoder: no vision tower, no MTP layer
 
 
+@pytest.mark.parametrize("model_id, llama_cpp_params", [("qwen3.5-4b", 4_205_751_296), ("qwen3.5-0.8b", 752_393_024)])
+def test_the_small_tied_models_are_counted_per_tensor_to_llama_cpps_count(model_id, llama_cpp_params):
+    """h-presets20: the 4B and 0.8B tie the head to the embedding (tie_word_embeddings true in their config.json copies),
+    so the vocabulary matrix counts once; the per-tensor sum is llama.cpp's n_params for the text model to the parameter
+    (llama-server's 'n_params: 4205751296', llama-bench's 'model_n_params: 752393024': each preset's
+    published_params_source)."""
+    c = _config(model_id)
+    spec = model_spec_for(model_id)
+    full = c["layer_types"].count("full_attention")
+    linear = c["layer_types"].count("linear_attention")
+    assert (linear, full) == (3 * full, c["num_hidden_layers"] // 4) and c["tie_word_embeddings"]
+    h = c["hidden_size"]
+    expected = linear * _deltanet_layer(c) + full * _attention_layer(c) + c["vocab_size"] * h + h
+    assert spec.total_params == expected == llama_cpp_params
+
+
 def test_the_deltanet_projections_are_four_linears_of_qwen3_next_widths():
     """Qwen3.5 splits Qwen3-Next's in_proj_qkvz / in_proj_ba into four nn.Linear of the same total width, so a LoRA
     adapter per module costs r x (d_in + d_out) four times over, not twice."""

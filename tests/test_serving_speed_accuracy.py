@@ -32,10 +32,11 @@ def test_every_row_is_complete_and_sourced() -> None:
 def test_new_rows_say_what_their_source_leaves_open() -> None:
     """h-serverows2's rows carry a source_id (one per author and machine) and an 'uncertain' sentence naming what the
     source does not state; no single url holds more than 30% of them (issue 23 item 4's rule for training rows)."""
-    new = [r for r in ss.read_rows() if r.get("source_id") in NEW_SOURCES]
-    assert len(new) == 61
+    new = [r for r in ss.read_rows() if r.get("source_id") in NEW_SOURCES + PRESETS20_SOURCES]
+    # h-serverows2's 61 rows and h-presets20's 25 (its new sources and 14 more rows of obench / pavlokhmel)
+    assert len(new) == 61 + 25
     sources = [r["source_id"] for r in new]
-    assert max(sources.count(s) for s in set(sources)) <= 0.3 * len(new)  # ggerganov's M2 Ultra: 15 of 61
+    assert max(sources.count(s) for s in set(sources)) <= 0.3 * len(new)  # obench and pavlokhmel: 16 of 86 each
     for row in new:
         assert row["uncertain"], row["id"]
     urls = [r["url"] for r in new]
@@ -133,28 +134,31 @@ def test_held_errors() -> None:
 
 NEW_SOURCES = ("gg-m2ultra", "ikawrakow-m2max", "slaren-3090ti", "jg-mmq-2024", "normiebench-40", "achatbot-183",
                "geerling-obench", "pavlokhmel-2026", "mushfiqrahman-2026", "llmfit-1046")
+# h-presets20's sources of their own (its other rows are obench's and pavlokhmel's, among NEW_SOURCES)
+PRESETS20_SOURCES = ("normiebench-3", "aibench-48", "mlx-1029")
 
 
 def _rows_before_serverows2() -> list[dict]:
-    """The 40 rows the held figures above were measured on (h-serverows2's rows carry a source_id among NEW_SOURCES)."""
-    return [r for r in ss.read_rows() if r.get("source_id") not in NEW_SOURCES]
+    """The 40 rows the held figures above were measured on (h-serverows2's and h-presets20's rows carry a source_id
+    among NEW_SOURCES + PRESETS20_SOURCES)."""
+    return [r for r in ss.read_rows() if r.get("source_id") not in NEW_SOURCES + PRESETS20_SOURCES]
 
 
 def test_held_errors_with_the_serverows2_rows() -> None:
-    """The report's figures at this commit over all 101 rows (benchmarks/serving_speed_accuracy.py), and h-serverows2's
-    61 rows by source. All rows: llama.cpp tg +9.2% -> +13.4% (11 -> 28 rows), pp -7.9% -> +3.5% (p90 14.3% -> 106.2%,
-    12 -> 38 rows), SGLang tokens/s +13.5% -> +15.0% (4 -> 6 rows), vLLM tokens/s +21.0% -> +10.3% (2 -> 8 rows),
-    Ollama (new) -2.7% (10 rows); TPOT, TTFT and vLLM's batch latency unchanged (no new rows). New rows by source:
-    ggerganov's M2 Ultra builds of August-September 2023 pp +50.2% (11 rows: the 2023-08-30 master +132-134%, PR
-    #3084's kernels +16% F16 to +50% K-quants: Metal's mat-mat kernels of that month at 31-63% of the peak the
-    estimate reads at 73.5%, and each GGUF type's dequantization, which the estimate does not charge on Metal), tg
-    +25.6%; ikawrakow's 30-core M2 Max pp +61.7% (pp128 +52.6% to pp1024 +106.2%: 2023 Metal attention without flash
-    attention), tg +10.9%; JohannesGaessler's MMQ pull requests of June 2024 pp -16.3% (9 rows, -26.0% .. +40.9%: the
-    dp4a MMQ of Q5_0 / Q5_1 in PR #7716 +36..41%, their tensor-core kernels in PR #8062 -21..-26%); Ollama's obench
-    README -2.7% (NVIDIA -13.0 .. +9.7%; the M1 Max's llama3.2:3b +98.2%); Qwen3.5-9B on 8 GPUs (pavlokhmel) +12.5%
-    (-13.3% RTX 4080 .. +53.3% B300: the measured rate stops near 200 tokens/s on H100 / H200 / B300); vLLM Mistral 7B
-    on an RTX 4090 (mushfiqrahman.dev) +14.5% (c4 -0.8% .. c48 +37.8%); SGLang gpt-oss-20b on one H100
-    (ai-bot-pro/achatbot PR #183) +132.9%.
+    """The report's figures over all rows (benchmarks/serving_speed_accuracy.py; 101 at h-serverows2, 120 now), and
+    h-serverows2's 61 rows by source, h-presets20's with them. All rows: llama.cpp tg +9.2% -> +13.4% (11 -> 28 rows),
+    pp -7.9% -> +3.5% (p90 14.3% -> 106.2%, 12 -> 38 rows), SGLang tokens/s +13.5% -> +15.0% (4 -> 6 rows), vLLM
+    tokens/s +21.0% -> +10.3% (2 -> 8 rows), Ollama (new) -2.7% (10 rows); TPOT, TTFT and vLLM's batch latency unchanged
+    (no new rows). New rows by source: ggerganov's M2 Ultra builds of August-September 2023 pp +50.2% (11 rows: the
+    2023-08-30 master +132-134%, PR #3084's kernels +16% F16 to +50% K-quants: Metal's mat-mat kernels of that month at
+    31-63% of the peak the estimate reads at 73.5%, and each GGUF type's dequantization, which the estimate does not
+    charge on Metal), tg +25.6%; ikawrakow's 30-core M2 Max pp +61.7% (pp128 +52.6% to pp1024 +106.2%: 2023 Metal
+    attention without flash attention), tg +10.9%; JohannesGaessler's MMQ pull requests of June 2024 pp -16.3% (9 rows,
+    -26.0% .. +40.9%: the dp4a MMQ of Q5_0 / Q5_1 in PR #7716 +36..41%, their tensor-core kernels in PR #8062
+    -21..-26%); Ollama's obench README -2.7% (NVIDIA -13.0 .. +9.7%; the M1 Max's llama3.2:3b +98.2%); Qwen3.5-9B on 8
+    GPUs (pavlokhmel) +12.5% (-13.3% RTX 4080 .. +53.3% B300: the measured rate stops near 200 tokens/s on H100 / H200 /
+    B300); vLLM Mistral 7B on an RTX 4090 (mushfiqrahman.dev) +14.5% (c4 -0.8% .. c48 +37.8%); SGLang gpt-oss-20b on one
+    H100 (ai-bot-pro/achatbot PR #183) +132.9%.
 
     h-metalpp: the 2023 Metal builds' K x Q ran kernel_mul_mat_f16_f32 outside the simdgroup matmul until PR #3168
     (engine/serving/gguf_prefill.py metal_kq_seconds, its time per score from PR #2951's master sweep, PR #3123's
@@ -162,25 +166,44 @@ def test_held_errors_with_the_serverows2_rows() -> None:
     quantized type per 32-token tile (metal_tile_decode_seconds, PR #2891's M2 Ultra table by type, not a row):
     llama.cpp pp +3.5% -> -1.8% (median abs 21.9% -> 6.0%, p90 106.2% -> 26.0%); gg-m2ultra pp +50.2% -> -0.2%
     (2023-08-30 master +133% -> +6%, PR #3084 F16 +16.1% -> +0.4%, K-quants +50% -> -4%); ikawrakow-m2max pp +61.7%
-    -> +24.3% (pp128 +28.7% .. pp1024 +25.5%, flat: the 38-core preset computes 38/30 of this 30-core chip)."""
+    -> +24.3% (pp128 +28.7% .. pp1024 +25.5%, flat: the 38-core preset computes 38/30 of this 30-core chip).
+
+    h-presets20 (presets for the GPUs and models the rows lacked; no model change): ikawrakow's rows on the 30-core M2
+    Max (apple-m2-max-30core-32gb, 10.7 TFLOPS) pp +24.3% -> -2.2%, tg +10.9% unchanged; the M1 Max rows on the 64 GB
+    preset (same 400 GB/s: unchanged); 19 new rows (120 in all): llama.cpp tg +13.4% -> +15.5% (28 -> 38 rows), pp -1.8%
+    -> -2.8% (p90 26.0% -> 22.7%, 38 -> 41 rows), Ollama -2.7% -> -3.5% (10 -> 16 rows); obench -2.7% -> -3.5% (M4 Mac
+    mini -1.4 / -11.9 / -14.8%, M1 Max llama3.1:70b -5.8%, M1 Ultra 48-core +82.0 / +65.6%); pavlokhmel +12.5% -> +22.0%
+    (Qwen3.5-4B -10.1% RTX 4080 .. +59.3% B300: 234 / 241 / 251 tokens/s measured on H100 / H200 / B300 against 298 /
+    344 / 400 estimated); normiebench #3 M4 pp -8.9%, tg -11.1%; ai-benchmarks #48 M1 Ultra 64-core pp +18.0 / +6.1%, tg
+    +76.3% (the M1 Ultra's decode reads well under its 800 GB/s: both M1 Ultra sources, unexplained); MLX's affine 4-bit
+    (mlx-4bit, 4.5 bits a weight, embeddings too): mlx-examples #1029's Llama 3.3 70B on an M3 Max at 260 / 4,126 /
+    16,003 prompt tokens, prompt +6.2 / -2.0 / +3.5%, generation -7.3 / -6.0 / -1.6% (mlx tokens/s +4.1% -> -3.8%, 1 ->
+    4 rows)."""
     summary = ss.summary(ss.compare_all())
-    assert summary["llama.cpp"]["tokens_per_second"]["count"] == 28
-    assert summary["llama.cpp"]["tokens_per_second"]["signed"] == pytest.approx(0.134, abs=0.005)
-    assert summary["llama.cpp"]["prefill_tokens_per_second"]["count"] == 38
-    assert summary["llama.cpp"]["prefill_tokens_per_second"]["signed"] == pytest.approx(-0.018, abs=0.005)
-    assert summary["llama.cpp"]["prefill_tokens_per_second"]["p90"] == pytest.approx(0.260, abs=0.005)
+    assert summary["llama.cpp"]["tokens_per_second"]["count"] == 38
+    assert summary["llama.cpp"]["tokens_per_second"]["signed"] == pytest.approx(0.155, abs=0.005)
+    assert summary["llama.cpp"]["prefill_tokens_per_second"]["count"] == 41
+    assert summary["llama.cpp"]["prefill_tokens_per_second"]["signed"] == pytest.approx(-0.028, abs=0.005)
+    assert summary["llama.cpp"]["prefill_tokens_per_second"]["p90"] == pytest.approx(0.227, abs=0.005)
     assert summary["sglang"]["tokens_per_second"]["signed"] == pytest.approx(0.150, abs=0.005)
     assert summary["vllm"]["tokens_per_second"]["signed"] == pytest.approx(0.103, abs=0.005)
-    assert summary["ollama"]["tokens_per_second"]["signed"] == pytest.approx(-0.027, abs=0.005)
+    assert summary["ollama"]["tokens_per_second"]["count"] == 16
+    assert summary["ollama"]["tokens_per_second"]["signed"] == pytest.approx(-0.035, abs=0.005)
+    assert summary["mlx"]["tokens_per_second"]["count"] == 4
+    assert summary["mlx"]["tokens_per_second"]["signed"] == pytest.approx(-0.038, abs=0.005)
     rows = {r["id"]: r for r in ss.read_rows()}
     by_source: dict[tuple[str, str], list[float]] = {}
-    for c in ss.compare_all([r for r in rows.values() if r.get("source_id") in NEW_SOURCES]):
+    for c in ss.compare_all([r for r in rows.values() if r.get("source_id") in NEW_SOURCES + PRESETS20_SOURCES]):
         for metric in c.measured:
             by_source.setdefault((rows[c.id]["source_id"], metric), []).append(c.error(metric))
     held = {("gg-m2ultra", "prefill_tokens_per_second"): -0.002, ("gg-m2ultra", "tokens_per_second"): 0.256,
-            ("ikawrakow-m2max", "prefill_tokens_per_second"): 0.243, ("jg-mmq-2024", "prefill_tokens_per_second"): -0.163,
-            ("geerling-obench", "tokens_per_second"): -0.027, ("pavlokhmel-2026", "tokens_per_second"): 0.125,
-            ("mushfiqrahman-2026", "tokens_per_second"): 0.145, ("achatbot-183", "tokens_per_second"): 1.329}
+            ("ikawrakow-m2max", "prefill_tokens_per_second"): -0.022, ("ikawrakow-m2max", "tokens_per_second"): 0.109,
+            ("jg-mmq-2024", "prefill_tokens_per_second"): -0.163,
+            ("geerling-obench", "tokens_per_second"): -0.035, ("pavlokhmel-2026", "tokens_per_second"): 0.220,
+            ("mushfiqrahman-2026", "tokens_per_second"): 0.145, ("achatbot-183", "tokens_per_second"): 1.329,
+            ("normiebench-3", "prefill_tokens_per_second"): -0.089, ("normiebench-3", "tokens_per_second"): -0.111,
+            ("aibench-48", "prefill_tokens_per_second"): 0.121, ("aibench-48", "tokens_per_second"): 0.763,
+            ("mlx-1029", "prefill_tokens_per_second"): 0.035, ("mlx-1029", "tokens_per_second"): -0.060}
     for key, expected in held.items():
         assert statistics.median(by_source[key]) == pytest.approx(expected, abs=0.005), key
 
@@ -288,7 +311,8 @@ def test_held_errors_of_the_new_sources() -> None:
     assert m3_prefill["llamacpp-geerling17-m3ultra-deepseekr1-q4_k_m-pp512"] == pytest.approx(0.007, abs=0.005)
     assert _errors_of("vllm-musgrave-", "tokens_per_second") == {
         "vllm-musgrave-a100-40gb-llama31-8b-c1": pytest.approx(0.051, abs=0.005)}
-    summary = ss.summary(ss.compare_all())["mlx"]
+    # PR #1069's two rows alone (h-presets20's mlx-examples #1029 rows are held with the other new sources)
+    summary = ss.summary(ss.compare_all([r for r in ss.read_rows() if r["id"].startswith("mlx-1069-")]))["mlx"]
     assert summary["tokens_per_second"]["signed"] == pytest.approx(0.041, abs=0.005)
     assert summary["prefill_tokens_per_second"]["signed"] == pytest.approx(1.815, abs=0.005)
 

@@ -57,10 +57,15 @@ def stated_size_gib(row: dict[str, Any]) -> float | None:
 
 def gguf_size_gib(row: dict[str, Any]) -> float:
     """The engine's GGUF size of the row's model: weights on the GPU + what stays in CPU memory (token_embd), in GiB
-    (every layer offloaded, as the llama-bench rows run with -ngl 99)."""
+    (every layer offloaded, as the llama-bench rows run with -ngl 99). A model with tied embeddings has one
+    token_embd in its file, which llama.cpp loads twice: the output layer on the GPU is created from it with
+    TENSOR_DUPLICATED (llama_model::load_tensors, `if (output == NULL) output = create_tensor(tn(LLM_TENSOR_TOKEN_EMBD,
+    "weight"), {n_embd, n_vocab}, TENSOR_DUPLICATED)`, e.g. code-search index file ids 60324182843, 57533112472), so
+    the file's size counts the GPU's copy alone (Llama 3.2 3B Q4_K_M: llama-bench's 1.87 GiB)."""
     s = scenario_from_dict(row["scenario"])
     memory = serving_memory(s)
-    return (memory.bytes_of("weights") + memory.host_bytes) / 2**30
+    host = 0.0 if resolve_model(s).tied_embeddings else memory.host_bytes
+    return (memory.bytes_of("weights") + host) / 2**30
 
 
 def weight_bytes_read_per_token(row: dict[str, Any]) -> float:

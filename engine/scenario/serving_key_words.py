@@ -43,6 +43,7 @@ SERVING_VALUE_WORDS: dict[str, dict[Any, str]] = {
         "mxfp4": "MXFP4", "nvfp4": "NVFP4", "bnb-nf4": QT_TRANSLATE_NOOP("Fields", "bitsandbytes NF4"),
         # mlx-community's files, as mlx_lm.convert -q writes them (presets/weight_formats.json mlx_affine)
         "mlx-4bit": QT_TRANSLATE_NOOP("Fields", "MLX 4-bit (mlx_lm.convert -q)"),
+        "mlx-6bit": QT_TRANSLATE_NOOP("Fields", "MLX 6-bit (mlx_lm.convert -q --q-bits 6)"),
         "mlx-8bit": QT_TRANSLATE_NOOP("Fields", "MLX 8-bit (mlx_lm.convert -q --q-bits 8)"),
         **{name: f"GGUF {name}" for name in gguf_format_names()},  # every GGUF type presets/weight_formats.json has
     },

@@ -141,13 +141,16 @@ def replicated_layer_bytes(spec: ModelSpec, format_name: str) -> float:
 
 
 def embedding_bits(spec: ModelSpec, format_name: str) -> tuple[float, float]:
-    """(token embedding, lm_head) bits per value: 16-bit in dense formats; GGUF as llama_tensor_get_type says."""
+    """(token embedding, lm_head) bits per value: 16-bit in dense formats, unless the format quantizes them too
+    (MLX's affine formats: mlx-lm quantizes every nn.Embedding and nn.Linear, presets/weight_formats.json
+    mlx_affine); GGUF as llama_tensor_get_type says."""
     f = resolve_format(spec, format_name)
     if f.embeddings == "quantized":  # MLX's nn.quantize takes Embedding layers too (presets/weight_formats.json)
         bits = f.bits + f.group_bits / f.group
         return bits, bits
     if not f.is_gguf:
-        return 16.0, 16.0
+        quantized = f.bits + (f.group_bits / f.group if f.group else 0.0)
+        return (quantized, quantized) if f.embeddings == "quantized" else (16.0, 16.0)
     output = ggml_bits(f.output)
     embed = output if spec.tied_embeddings else ggml_bits(f.non_expert or f.gguf)
     return embed, output

@@ -1536,56 +1536,61 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/serving_key_words.py" line="46"/>
+        <source>MLX 6-bit (mlx_lm.convert -q --q-bits 6)</source>
+        <translation>MLX 6 位（mlx_lm.convert -q --q-bits 6）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/serving_key_words.py" line="47"/>
         <source>MLX 8-bit (mlx_lm.convert -q --q-bits 8)</source>
         <translation>MLX 8 位（mlx_lm.convert -q --q-bits 8）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="49"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
         <source>as the model&apos;s weights (auto)</source>
         <translation>与模型权重相同（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="50"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
         <source>fp8: half the bytes</source>
         <translation>fp8：字节数减半</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="51"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="52"/>
         <source>q8_0: about half the bytes</source>
         <translation>q8_0：约一半字节</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="52"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="53"/>
         <source>q4_0: about a quarter</source>
         <translation>q4_0：约四分之一</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="53"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="54"/>
         <source>as the engine decides (auto)</source>
         <translation>由引擎决定（auto）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="56"/>
         <source>June 2024 or later</source>
         <translation>2024 年 6 月及以后</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="56"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="57"/>
         <source>October 2023 to June 2024</source>
         <translation>2023 年 10 月至 2024 年 6 月</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="57"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="58"/>
         <source>before September 2023 (Metal)</source>
         <translation>2023 年 9 月之前（Metal）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="58"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="59"/>
         <source>September 1 to 8, 2023 (Metal)</source>
         <translation>2023 年 9 月 1 日至 8 日（Metal）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/serving_key_words.py" line="59"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="60"/>
         <source>September 9 to 14, 2023 (Metal)</source>
         <translation>2023 年 9 月 9 日至 14 日（Metal）</translation>
     </message>
@@ -1594,7 +1599,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="149"/>
         <location filename="../../engine/scenario/key_words.py" line="150"/>
         <location filename="../../engine/scenario/key_words.py" line="252"/>
-        <location filename="../../engine/scenario/serving_key_words.py" line="54"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
@@ -1760,7 +1765,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="252"/>
-        <location filename="../../engine/scenario/serving_key_words.py" line="54"/>
+        <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>on</source>
         <translation>开启</translation>
     </message>
@@ -8601,47 +8606,47 @@ GPU-hour</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="88"/>
+        <location filename="../../engine/scenario/time_keys.py" line="89"/>
         <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
         <translation>自定义 GPU 的 {field} 必须是正数，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="44"/>
+        <location filename="../../engine/scenario/time_keys.py" line="45"/>
         <source>must be a positive number or null, not {p!r}.</source>
         <translation>必须是正数或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="45"/>
+        <location filename="../../engine/scenario/time_keys.py" line="46"/>
         <source>must be from {low:g} to {high:g} bytes per second (1 MB/s to 1 PB/s) or null, not {p!r}.</source>
         <translation>必须在 {low:g} 到 {high:g} 字节/秒之间（1 MB/s 到 1 PB/s）或为 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="92"/>
+        <location filename="../../engine/scenario/time_keys.py" line="93"/>
         <source>{field} of a custom GPU must be from {low:g} to {high:g}, not {v:.3g}.</source>
         <translation>自定义 GPU 的 {field} 必须在 {low:g} 到 {high:g} 之间，而不是 {v:.3g}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="100"/>
+        <location filename="../../engine/scenario/time_keys.py" line="101"/>
         <source>fp8_tflops of a custom GPU must be at most {ratio} times its bf16_tflops (or, without one, its fp16 or fp32 figure), as on every GPU known.</source>
         <translation>自定义 GPU 的 fp8_tflops 最多为其 bf16_tflops 的 {ratio} 倍（没有 bf16_tflops 时，按其 fp16 或 fp32 数值），所有已知的 GPU 都是如此。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="113"/>
+        <location filename="../../engine/scenario/time_keys.py" line="114"/>
         <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
         <translation>必须是整数个 token（至少 1）或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="123"/>
+        <location filename="../../engine/scenario/time_keys.py" line="124"/>
         <source>must be {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}} with two positive numbers.</source>
         <translation>必须是 {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="128"/>
+        <location filename="../../engine/scenario/time_keys.py" line="129"/>
         <source>the measured and predicted step times must each be from {low:g} to {high:g} seconds.</source>
         <translation>实测和预测的每步时间都必须在 {low:g} 到 {high:g} 秒之间。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="132"/>
+        <location filename="../../engine/scenario/time_keys.py" line="133"/>
         <source>the measured step ({measured:.3g} s) is more than {limit:g} times off the predicted one ({predicted:.3g} s): it was measured on another set-up, or in other units.</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
@@ -8741,7 +8746,7 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="366"/>
+        <location filename="../../engine/timing/model.py" line="367"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
