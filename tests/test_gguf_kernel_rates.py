@@ -89,9 +89,11 @@ def test_held_errors_against_the_other_sources() -> None:
     kernels at their fixed time, kernel_fixed_time.gguf_decode_fixed_seconds; the quantized mat-vec's share by memory
     kind, gguf_matvec.py, fitted on these rows' marginal rates); the HBM GPUs' rows stay the furthest (A100 / H100
     PCIe 7B q4_0 +36%, F16 +28..+77%: a fixed part of 2.4-4.3 ms a token there, the table's, against 1.5-1.9
-    counted)."""
+    counted). h-metaldecode (the Metal rows' dispatches at the M2 / M3 generation's measured GPU time a dispatch,
+    kernel_fixed_time.metal_decode_dispatches): +4.0% -> +3.2% (Metal F16 / Q4_0 of December 2023 +1.0 / +4.4 ->
+    -1.8 / +3.2%, of May 2024 F16 / Q4_K_M +7.9 / +18.5 -> +1.3 / +4.2%)."""
     errors = {c.id: c.error("tokens_per_second") for c in gkr.compare_rates(XD_ROWS)}
-    assert statistics.median(errors.values()) == pytest.approx(0.040, abs=0.005)
+    assert statistics.median(errors.values()) == pytest.approx(0.032, abs=0.005)
     hbm_q4 = [e for i, e in errors.items() if i.endswith("q4_0") and any(g in i for g in HBM_GPUS)]
     assert len(hbm_q4) == 6 and max(hbm_q4) > 0.30
 
@@ -102,6 +104,7 @@ def test_each_mechanism_moves_the_other_sources(monkeypatch: pytest.MonkeyPatch)
     from engine.serving import kernel_fixed_time as kft
     from engine.serving import speed
     monkeypatch.setattr(kft, "gguf_decode_fixed_seconds", lambda spec, quantized: 0.0)
+    monkeypatch.setattr(kft, "metal_decode_dispatches", lambda spec: 0)  # the Apple rows' Metal dispatches too
     kft.decode_fixed_seconds.cache_clear()
     try:
         errors = [c.error("tokens_per_second") for c in gkr.compare_rates(XD_ROWS)]

@@ -8,7 +8,8 @@ one GPU each), set beside the estimate. Diagnostics, not corrections: nothing he
   reads (weights and KV, as the estimate's decode reads them) over the extra measured time. That is the rate of the
   mat-vec kernels themselves: whatever a token costs regardless of its bytes (the kernels' fixed time, launches,
   sampling) cancels. What it leaves at the smaller size, measured time - bytes / marginal rate, is that fixed part,
-  held beside the estimate's (kernel_fixed_time.gguf_decode_fixed_seconds).
+  held beside the estimate's (kernel_fixed_time.decode_fixed_seconds: on an Apple GPU with a measured dispatch time,
+  its Metal dispatches at it).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ..models.presets import get_gpu
 from ..scenario import resolve_model, scenario_from_dict
 from ..serving.cublas_scratch import gguf_weights_quantized
 from ..serving.gguf_matvec import gguf_matvec_read_factor
-from ..serving.kernel_fixed_time import gguf_decode_fixed_seconds
+from ..serving.kernel_fixed_time import decode_fixed_seconds
 from ..serving.scenario_estimate import serving_memory
 from ..serving.speed import serving_speed
 from ..timing.hardware import hardware_for
@@ -90,8 +91,9 @@ def _pair(small: dict[str, Any], large: dict[str, Any]) -> MarginalRate:
                         peak_bytes_per_s=float(get_gpu(str(s.gpu)).memory_bandwidth_bytes_per_s),
                         estimate_bytes_per_s=hardware_for(s).memory_bytes_per_s / gguf_matvec_read_factor(s, 1),
                         fixed_seconds=t_small - b_small / marginal,
-                        estimate_fixed_seconds=gguf_decode_fixed_seconds(resolve_model(s),
-                                                                         gguf_weights_quantized(s.weight_format)))
+                        estimate_fixed_seconds=decode_fixed_seconds(
+                            s.serving_engine, resolve_model(s), gguf_quantized=gguf_weights_quantized(s.weight_format),
+                            metal_dispatch_seconds=get_gpu(str(s.gpu)).metal_dispatch_seconds))
 
 
 def marginal_rates(rows: list[dict[str, Any]] | None = None) -> list[MarginalRate]:

@@ -85,6 +85,10 @@ class GpuPreset:
     cuda_total_bytes: int | None = None
     cuda_total_source: str = ""
     cuda_capability: str = ""  # "10.0" (SM100): given where an engine picks kernels by it (vLLM's MXFP4 backend)
+    # GPU seconds a Metal dispatch of a small kernel takes on this chip generation, measured (kernel_fixed_time.py
+    # prices llama.cpp's decode graph with it); None where no source measured the generation
+    metal_dispatch_seconds: float | None = None
+    metal_dispatch_source: str = ""
 
     @property
     def missing_speed_fields(self) -> tuple[str, ...]:
@@ -257,6 +261,8 @@ def gpu_presets() -> dict[str, GpuPreset]:
             cuda_total_bytes=raw.get("cuda_total_bytes"),
             cuda_total_source=raw.get("cuda_total_source", ""),
             cuda_capability=raw.get("cuda_capability", ""),
+            metal_dispatch_seconds=_opt_float(raw.get("metal_dispatch_seconds")),
+            metal_dispatch_source=raw.get("metal_dispatch_source", ""),
         )
     return presets
 

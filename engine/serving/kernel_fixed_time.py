@@ -70,6 +70,18 @@ A quantized weight's mat-vec (mul_mat_vec_q: ggml_is_quantized(src0) and one src
 its input to q8_1 in a kernel of its own (ggml_cuda_op_mul_mat 8639-8643, convert_src1_to_q8_1); F16 weights go
 through dequantize_mul_mat_vec without it. Once a token: the output norm (2 kernels) and the output mat-vec. Without
 CUDA graphs (before PR #6766) each launch also costs the host a cudaLaunchKernel, so t0 is a lower bound there.
+
+On Apple GPUs (Metal) the same graph runs one dispatch per ggml node, and a quantized weight's mat-vec takes the F32
+activation as it is: the Metal kernels are kernel_mul_mv_<type>_f32 for every GGML type, with no quantization kernel
+before them (ggml-org/llama.cpp@00764bea ggml/src/ggml-metal/ggml-metal.m, enum ggml_metal_kernel_type), so a layer
+is 23 dispatches (7 weight mat-vecs, 2 over the cache, 14 element-wise) and the output 3. Where a chip generation's
+GPU time a dispatch is measured (presets/gpus.json `metal_dispatch_seconds`: M2 Pro 5.16 us an rms_norm dispatch,
+antonellof/ferrox issue #149; M3 Ultra 2.75 us a tiny dependent kernel with its share of the command-buffer
+boundaries, ml-explore/mlx issue #4521), every dispatch is priced at it; other Apple chips keep the CUDA figures
+(the only M1 figure found, penta2himajin/qwisp PR #158's 2.05 us on an M1 Max, is the serial encoder's ordering
+cost over a concurrent one, not a dispatch's GPU time). Not counted: llama.cpp's concurrent encoder (PR #2358,
+since July 2023) overlapping independent dispatches, and later builds' fusions (the enum above holds RMS_NORM_MUL,
+RMS_NORM_MUL_ADD, ADD_FUSE_2..8), which cut the dispatches a layer.
 """
 
 from __future__ import annotations
@@ -142,16 +154,30 @@ def gguf_decode_fixed_seconds(spec: ModelSpec, quantized: bool) -> float:
             + gguf_layer_fixed_seconds(spec, True, quantized) * moe_layers + output)
 
 
+def metal_decode_dispatches(spec: ModelSpec) -> int:
+    """Metal dispatches of a llama.cpp decode step at one token (module docstring): the counted graph's kernels a
+    layer and the output's, no input quantization (Metal's mat-vecs take the F32 activation)."""
+    moe_layers = spec.moe_layers if spec.is_moe else 0
+    mla_gemms, mla_small = mla_layer_kernels(spec)
+    per_layer = (GGUF_WEIGHT_MATVECS_PER_LAYER + GGUF_CACHE_MATVECS_PER_LAYER + GGUF_ELEMENTWISE_PER_LAYER
+                 + mla_gemms + mla_small)
+    return (per_layer * spec.layers + (MOE_ROUTER_GEMMS + MOE_ROUTING_KERNELS) * moe_layers
+            + GGUF_OUTPUT_MATVECS + GGUF_OUTPUT_ELEMENTWISE)
+
+
 @functools.lru_cache(maxsize=512)  # specs hash by identity (architecture.py): one figure per model and engine
 def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1, fp8_activations: bool = False,
-                         gguf_quantized: bool = False) -> float:
+                         gguf_quantized: bool = False, metal_dispatch_seconds: float | None = None) -> float:
     """Fixed GPU seconds of one decode iteration's kernels on one GPU of a paged engine running `stages` pipeline
     stages: the stage with the most, its layers split as weights.stage_shards and host_iteration.decode_host_seconds
     split them (ceil(layers / stages) each, first stage first); of a GGUF engine (llama.cpp, ollama), its own graph's
     kernels (gguf_decode_fixed_seconds; `gguf_quantized`: a quantized GGML weight type). 0 for other engines: their
     kernels are not the ones counted here. `fp8_activations`: the weights run fp8 W8A8 GEMMs, each quantizing its
-    input first."""
+    input first. `metal_dispatch_seconds`: the Apple GPU's measured GPU time a dispatch (presets/gpus.json), which
+    prices a GGUF engine's Metal dispatches instead."""
     if engine in GGUF_ENGINES:
+        if metal_dispatch_seconds:
+            return metal_decode_dispatches(spec) * metal_dispatch_seconds
         return gguf_decode_fixed_seconds(spec, gguf_quantized)
     if engine not in PAGED_ENGINES:
         return 0.0
@@ -168,4 +194,4 @@ def decode_fixed_seconds(engine: str, spec: ModelSpec, stages: int = 1, fp8_acti
 
 __all__ = ["ATTENTION_FIXED_SECONDS", "GEMM_FIXED_SECONDS", "SMALL_KERNEL_FIXED_SECONDS", "decode_fixed_seconds",
            "gguf_decode_fixed_seconds", "gguf_layer_fixed_seconds",
-           "layer_fixed_seconds", "mla_layer_kernels"]
+           "layer_fixed_seconds", "metal_decode_dispatches", "mla_layer_kernels"]

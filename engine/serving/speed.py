@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..messages import QT_TRANSLATE_NOOP
+from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..timing.hardware import Hardware, hardware_for
@@ -100,6 +101,11 @@ def _compute_format(s: Scenario) -> str:
 def _fp8_weights(s: Scenario) -> bool:
     """fp8 W8A8 weights (the format, or a checkpoint released in fp8): each GEMM quantizes its input in a kernel."""
     return s.weight_format == "fp8" or (s.weight_format == "checkpoint" and resolve_model(s).released_quant == "fp8")
+
+
+def _metal_dispatch_seconds(s: Scenario) -> float | None:
+    """A preset Apple GPU's measured GPU time a Metal dispatch (presets/gpus.json); None elsewhere."""
+    return get_gpu(s.gpu).metal_dispatch_seconds if isinstance(s.gpu, str) else None
 
 
 def intra_node_all_reduce_seconds(hw: Hardware, tp: int, message_bytes: float) -> float:
@@ -264,7 +270,7 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
     compute, mem, comm, mla = _decode_rooflines(s, memory, users, users * _attention_flops(s, memory, length), kv)
     host = decode_host_seconds(s, resolve_model(s), memory, users)  # the host issues ahead of the GPU: the longer
     fixed = decode_fixed_seconds(s.serving_engine, resolve_model(s), s.pp, _fp8_weights(s),  # kernels' fixed time
-                                 gguf_weights_quantized(s.weight_format))
+                                 gguf_weights_quantized(s.weight_format), _metal_dispatch_seconds(s))
     step_host = engine_step_host_seconds(s, s.serving_engine, users)  # vLLM V1's loop around it: in series
     prefill_compute, prefill = _prefill_seconds(s, memory, prompt)
     # others' prefills: ahead of decode (SGLang) or their chunks within the decode steps (vLLM V1), arrivals.py
