@@ -360,9 +360,11 @@ class MainWindow(QMainWindow):
     def stop_searches(self) -> None:
         """Background searches (Make it fit, Fastest layouts) stop with their window: a closed window's thread would
         keep a CPU busy and outlive its widgets."""
-        self.fit_panel.cancel()
-        self.speed_panel.cancel()
-        self.rent_panel.cancel()
+        # a window whose construction stopped part-way (a damaged preset file) has not built every panel yet
+        for name in ("fit_panel", "speed_panel", "rent_panel"):
+            panel = getattr(self, name, None)
+            if panel is not None:
+                panel.cancel()
 
     def copy_breakdown(self) -> None:
         QApplication.clipboard().setText(self.table.as_text())

@@ -22,11 +22,13 @@ def test_a_deltanet_layer_runs_one_more_matvec_and_eleven_more_small_kernels_tha
 def test_the_qwen35_rows_read_with_their_deltanet_kernels() -> None:
     rows = read_rows()
     found = gdk.deltanet_rows(rows)
-    # pavlokhmel's eight Qwen3.5-9B Q4_K_M rows, and no other row's model has gated DeltaNet layers
-    assert len(found) == 8 and all(r.id.startswith("llamacpp-pavlokhmel-") for r in found)
+    # pavlokhmel's eight Qwen3.5-9B and eight Qwen3.5-4B Q4_K_M rows (h-presets20), and no other row's model has
+    # gated DeltaNet layers
+    assert len(found) == 16 and all(r.id.startswith("llamacpp-pavlokhmel-") for r in found)
     by_id = {r["id"]: r for r in rows}
     for r in found:
-        assert r.linear_layers == 24  # Qwen3.5-9B: full attention every 4th of 32 layers
+        # full attention every 4th layer: Qwen3.5-9B 24 of 32 layers, Qwen3.5-4B 24 of 32 too (its config.json)
+        assert r.linear_layers == 24
         assert r.extra_seconds == pytest.approx(24 * gdk.deltanet_extra_seconds(True))
         estimated = estimate_row(by_id[r.id])["tokens_per_second"]
         assert r.estimated_tokens_per_second == pytest.approx(estimated)
