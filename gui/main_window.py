@@ -363,6 +363,7 @@ class MainWindow(QMainWindow):
         self.fit_panel.cancel()
         self.speed_panel.cancel()
         self.rent_panel.cancel()
+        self.serve_rent_panel.cancel()
 
     def copy_breakdown(self) -> None:
         QApplication.clipboard().setText(self.table.as_text())
