@@ -3028,6 +3028,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../main_window.py" line="136"/>
+        <location filename="../serve_mode.py" line="93"/>
         <source>What should I rent?</source>
         <translation>该租什么 GPU？</translation>
     </message>
@@ -3147,7 +3148,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="369"/>
+        <location filename="../main_window.py" line="370"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -3449,22 +3450,22 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>ModeSwitch</name>
     <message>
-        <location filename="../serve_mode.py" line="29"/>
+        <location filename="../serve_mode.py" line="30"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="30"/>
+        <location filename="../serve_mode.py" line="31"/>
         <source>Serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="31"/>
+        <location filename="../serve_mode.py" line="32"/>
         <source>Plan training or fine-tuning: weights, gradients, optimizer states, activations</source>
         <translation>规划训练或微调：权重、梯度、优化器状态、激活</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="33"/>
+        <location filename="../serve_mode.py" line="34"/>
         <source>Plan serving with an inference engine: weights, KV cache, users at once</source>
         <translation>规划用推理引擎提供服务：权重、KV 缓存、同时服务的用户</translation>
     </message>
@@ -4556,42 +4557,42 @@ GPU-hour</source>
 <context>
     <name>ServeMode</name>
     <message>
-        <location filename="../serve_mode.py" line="62"/>
+        <location filename="../serve_mode.py" line="63"/>
         <source>KV cache %1: %2 tokens</source>
         <translation>KV 缓存 %1：%2 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="65"/>
+        <location filename="../serve_mode.py" line="66"/>
         <source>in %1 blocks of %2</source>
         <translation>，分为 %1 个块，每块 %2 个</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="67"/>
+        <location filename="../serve_mode.py" line="68"/>
         <source>maximum concurrency at %1 tokens per request: %2×</source>
         <translation>每个请求 %1 个 token 时的最大并发：%2×</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="69"/>
+        <location filename="../serve_mode.py" line="70"/>
         <source>longest context for one user: %1 tokens</source>
         <translation>单个用户的最长上下文：%1 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="88"/>
+        <location filename="../serve_mode.py" line="89"/>
         <source>Users vs context</source>
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="91"/>
+        <location filename="../serve_mode.py" line="97"/>
         <source>The engine&apos;s own figures: the KV cache it allocates from what its memory budget leaves after the weights, the profile run&apos;s peak and non-torch memory; how many requests of max_model_len tokens it holds at once; and the longest single request it holds, at most the model&apos;s own context. Hover the KV cache row of the breakdown for its inputs.</source>
         <translation>推理引擎自己的数字：KV 缓存是其显存预算扣除权重、试运行峰值和非 torch 显存后分配的部分；同时能容纳多少个 max_model_len 长度的请求；以及它能容纳的最长单个请求（不超过模型自身的上下文）。将鼠标悬停在明细表的 KV 缓存行上可查看其输入。</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="123"/>
+        <location filename="../serve_mode.py" line="131"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="130"/>
+        <location filename="../serve_mode.py" line="138"/>
         <source>KV cache per token on each GPU: %1 KiB</source>
         <translation>每块 GPU 上每个 token 的 KV 缓存：%1 KiB</translation>
     </message>
@@ -4636,7 +4637,7 @@ GPU-hour</source>
         <translation>输出 token/s</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="124"/>
+        <location filename="../serve_mode.py" line="132"/>
         <source>the engine&apos;s budget: %1 of the %2 CUDA reports per GPU (the card&apos;s %3)</source>
         <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
     </message>
@@ -4644,6 +4645,149 @@ GPU-hour</source>
         <location filename="../serving_rows.py" line="23"/>
         <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeRentPanel</name>
+    <message>
+        <location filename="../serve_rent_panel.py" line="67"/>
+        <source>Find what to rent</source>
+        <translation>查找该租什么</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="73"/>
+        <source>(not named)</source>
+        <translation>（未指定）</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="89"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="90"/>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="91"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="95"/>
+        <source>Users at once</source>
+        <translation>同时服务的用户数</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="96"/>
+        <source>Prompt tokens</source>
+        <translation>提示词 token 数</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="97"/>
+        <source>Output tokens</source>
+        <translation>输出 token 数</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="98"/>
+        <source>Time per output token at most</source>
+        <translation>每个输出 token 的时间上限</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="99"/>
+        <source>Time to first token at most</source>
+        <translation>首个 token 的时间上限</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="100"/>
+        <source>Budget per hour</source>
+        <translation>每小时预算</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="101"/>
+        <source>Budget per million output tokens</source>
+        <translation>每百万输出 token 的预算</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="102"/>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="103"/>
+        <source>No prices ship with the app: enter what your provider charges (the same list as training&apos;s). Cost is GPUs x price per GPU-hour only.</source>
+        <translation>应用不自带任何价格：请填入你的云服务商的收费（与训练共用同一张价格表）。费用只算 GPU 数 × 每 GPU 小时价格。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="119"/>
+        <source>Enter prices, the users served at once and the lengths, and press Find what to rent.</source>
+        <translation>填入价格、同时服务的用户数和请求长度，然后点“查找该租什么”。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="155"/>
+        <source>The set-up changed: press Find what to rent again.</source>
+        <translation>配置已更改：请再次点击“查找该租什么”。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="161"/>
+        <source>Searching GPU types and counts…</source>
+        <translation>正在搜索 GPU 型号和数量…</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="167"/>
+        <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each, cheapest per hour first (within %(tie)s of each other: fewer GPUs first). Searched in %(time)s.</source>
+        <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="179"/>
+        <source>Left out:</source>
+        <translation>未入选：</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="202"/>
+        <source>%(n)d x %(gpu)s</source>
+        <translation>%(n)d × %(gpu)s</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="204"/>
+        <source>%(hour)s an hour, %(million)s per million output tokens</source>
+        <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="206"/>
+        <source>no price set</source>
+        <translation>未设价格</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="207"/>
+        <source>fits %(per)s users per instance; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
+        <translation>每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="212"/>
+        <source>likely TPOT %(low)s to %(high)s ms, %(tlow)s to %(thigh)s tokens/s</source>
+        <translation>可能范围：TPOT %(low)s 至 %(high)s 毫秒，每秒 %(tlow)s 至 %(thigh)s 个 token</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="216"/>
+        <source>, %(low)s to %(high)s per million</source>
+        <translation>，每百万 %(low)s 至 %(high)s</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="220"/>
+        <source>; its slow end is over the TPOT target</source>
+        <translation>；其慢端超过 TPOT 目标</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="225"/>
+        <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
+        <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="232"/>
+        <source>Rent %(n)d x %(gpu)s</source>
+        <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
 </context>
 <context>
@@ -6106,12 +6250,12 @@ GPU-hour</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="364"/>
+        <location filename="../../engine/cli.py" line="403"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="367"/>
+        <location filename="../../engine/cli.py" line="406"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -6392,6 +6536,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="215"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="128"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
@@ -6403,6 +6548,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="228"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="134"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
@@ -6622,6 +6768,96 @@ GPU-hour</source>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="65"/>
+        <source>1 GPU per instance x {r} replicas</source>
+        <translation>每个实例 1 个 GPU × {r} 个副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="66"/>
+        <source>{g} GPUs per instance x {r} replicas</source>
+        <translation>每个实例 {g} 个 GPU × {r} 个副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="67"/>
+        <source>one instance on 1 GPU</source>
+        <translation>1 个 GPU 上的一个实例</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="68"/>
+        <source>one instance on {g} GPUs</source>
+        <translation>{g} 个 GPU 上的一个实例</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="71"/>
+        <source>; its slow end is over the TPOT target</source>
+        <translation>；其慢端超过 TPOT 目标</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="78"/>
+        <source>{hour} an hour, {million} per million output tokens</source>
+        <translation>每小时 {hour}，每百万输出 token {million}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="80"/>
+        <source>no price set</source>
+        <translation>未设价格</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="81"/>
+        <source>{n} x {gpu} ({shape}): {cost}; fits {per} users per instance, TPOT {tpot:.1f} ms, TTFT {ttft}, {tps:,.0f} output tokens/s</source>
+        <translation>{n} × {gpu}（{shape}）：{cost}；每个实例容纳 {per} 个用户，TPOT {tpot:.1f} 毫秒，TTFT {ttft}，每秒输出 {tps:,.0f} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="93"/>
+        <source>likely TPOT {low:.1f} to {high:.1f} ms, {tps_low:,.0f} to {tps_high:,.0f} tokens/s</source>
+        <translation>可能范围：TPOT {low:.1f} 至 {high:.1f} 毫秒，每秒 {tps_low:,.0f} 至 {tps_high:,.0f} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="98"/>
+        <source>, {low} to {high} per million</source>
+        <translation>，每百万 {low} 至 {high}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="107"/>
+        <source>TPOT at most {ms:g} ms</source>
+        <translation>TPOT 不超过 {ms:g} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="109"/>
+        <source>TTFT at most {s:g} s</source>
+        <translation>TTFT 不超过 {s:g} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="111"/>
+        <source>at most {cost} an hour</source>
+        <translation>每小时不超过 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="114"/>
+        <source>at most {cost} per million output tokens</source>
+        <translation>每百万输出 token 不超过 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="116"/>
+        <source>no latency target or budget</source>
+        <translation>无延迟目标或预算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="122"/>
+        <source>What to rent to serve {users:,} users at once on {engine}, {prompt:,} + {output:,} tokens each ({limits}), cheapest per hour first (within {tie} of each other: fewer GPUs first):</source>
+        <translation>用 {engine} 同时服务 {users:,} 个用户、每个请求 {prompt:,} + {output:,} 个 token 该租什么（{limits}），按每小时费用从低到高（相差 {tie} 以内视为相同：GPU 少的在前）：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="141"/>
+        <source>Cost is GPUs x price per GPU-hour only: no storage, network or host prices are added.</source>
+        <translation>费用只算 GPU 数 × 每 GPU 小时价格：不含存储、网络或主机费用。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="143"/>
+        <source>Searched {gpus} GPU types ({estimates} serving estimates) in {seconds}.</source>
+        <translation>搜索了 {gpus} 种 GPU（{estimates} 次推理估算），用时 {seconds}。</translation>
     </message>
 </context>
 <context>
@@ -13066,6 +13302,51 @@ GPU-hour</source>
         <location filename="../../engine/timing/ceiling.py" line="133"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
         <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="49"/>
+        <source>what to rent for serving needs an inference scenario: set workload to inference.</source>
+        <translation>推理的租用建议需要推理场景：请把 workload 设为 inference。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="51"/>
+        <source>the engine does not start: {why}</source>
+        <translation>引擎无法启动：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="52"/>
+        <source>holds {per} users at once per instance: {users} users need more than {most} GPUs</source>
+        <translation>每个实例同时容纳 {per} 个用户：{users} 个用户需要超过 {most} 个 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="54"/>
+        <source>TPOT {tpot} ms is over the {limit} ms target</source>
+        <translation>TPOT {tpot} 毫秒，超过 {limit} 毫秒的目标</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="55"/>
+        <source>TTFT {ttft} s is over the {limit} s target</source>
+        <translation>TTFT {ttft} 秒，超过 {limit} 秒的目标</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="56"/>
+        <source>costs {cost} an hour, over the budget of {budget}</source>
+        <translation>每小时 {cost}，超过 {budget} 的预算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="57"/>
+        <source>a million output tokens cost {cost}, over the budget of {budget}</source>
+        <translation>每百万输出 token {cost}，超过 {budget} 的预算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="58"/>
+        <source>the GPU preset has no speed figures</source>
+        <translation>该 GPU 预设没有速度数据</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="263"/>
+        <source>A context of {n} tokens is longer than the model was trained for ({trained} tokens).</source>
+        <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
     </message>
 </context>
 <context>
