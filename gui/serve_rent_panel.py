@@ -13,7 +13,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
-    QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QSpinBox,
@@ -91,25 +91,34 @@ class ServeRentPanel(SearchPanel):
         self.ttft = _none_box(self.tr(" s"), 1, 1e4, none)
         self.per_hour = _none_box("", 2, 1e9, none)
         self.per_million = _none_box("", 2, 1e9, none)
-        form = QFormLayout()
-        form.addRow(self.tr("Users at once"), self.users)
-        form.addRow(self.tr("Prompt tokens"), self.prompt)
-        form.addRow(self.tr("Output tokens"), self.output)
-        form.addRow(self.tr("Time per output token at most"), self.tpot)
-        form.addRow(self.tr("Time to first token at most"), self.ttft)
-        form.addRow(self.tr("Budget per hour"), self.per_hour)
-        form.addRow(self.tr("Budget per million output tokens"), self.per_million)
-        form.addRow(self.tr("Currency"), self.currency)
-        self.note = QLabel(self.tr("No prices ship with the app: enter what your provider charges (the same list as "
-                                   "training's). Cost is GPUs x price per GPU-hour only."))
-        self.note.setWordWrap(True)
+        # two label-field pairs a row: eight rows of one pair left the price list one row tall at 1366 x 768
+        form = QGridLayout()
+        pairs = ((self.tr("Users at once"), self.users, self.tr("Requests served at the same time")),
+                 (self.tr("Currency"), self.currency, self.tr("What the prices and budgets are in")),
+                 (self.tr("Prompt tokens"), self.prompt, self.tr("Prompt tokens of each request")),
+                 (self.tr("Output tokens"), self.output, self.tr("Output tokens of each request")),
+                 (self.tr("TPOT at most"), self.tpot, self.tr("Time per output token at most")),
+                 (self.tr("TTFT at most"), self.ttft, self.tr("Time to first token at most")),
+                 (self.tr("Per hour at most"), self.per_hour, self.tr("Budget per hour for all the GPUs")),
+                 (self.tr("Per million at most"), self.per_million, self.tr("Budget per million output tokens")))
+        for i, (text, field, tip) in enumerate(pairs):
+            label = QLabel(text)
+            label.setToolTip(tip)
+            field.setToolTip(tip)
+            label.setBuddy(field)
+            form.addWidget(label, i // 2, (i % 2) * 2)
+            form.addWidget(field, i // 2, (i % 2) * 2 + 1)
+            # about 10 characters: the fields' widths, not the price list, set how much the results leave
+            field.setMaximumWidth(field.fontMetrics().horizontalAdvance("0" * 10) + 40)
+        # the note is the table's tooltip and the button sits beside the header: each line they took was one price
+        # row fewer at 1280 x 720
+        self.table.setToolTip(self.tr("Enter your provider's prices (the same list as training's); cost is GPUs x "
+                                      "price only."))
         left = QVBoxLayout()
-        left.addWidget(self.note)
         left.addWidget(self.table, 1)
         left.addLayout(form)
-        left.addWidget(self.search_button)
         right = QVBoxLayout()
-        right.addWidget(self.header)
+        right.addLayout(self.header_bar(self.search_button))
         right.addWidget(self.scroll, 1)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
