@@ -36,7 +36,7 @@ CASES = {
 
 
 def main() -> None:
-    print(f"{'case':<50} {'run':>4} {'types':>5} {'estimates':>9} {'wall s':>7}  first row")
+    print(f"{'case':<50} {'run':>4} {'types':>5} {'options':>9} {'wall s':>7}  first row")
     for name, (scenario, prices, limits) in CASES.items():
         s = scenario_from_dict(scenario)
         for run in (1, 2):
@@ -45,7 +45,7 @@ def main() -> None:
             wall = time.perf_counter() - t0
             first = (f"{r.ranked[0].gpus} x {r.ranked[0].gpu}, {r.ranked[0].cost_per_hour:,.2f}/h"
                      if r.ranked else "-")
-            print(f"{name:<50} {run:>4} {len(r.gpus_searched):>5} {r.estimates:>9} {wall:7.3f}  {first}")
+            print(f"{name:<50} {run:>4} {len(r.gpus_searched):>5} {r.options:>9} {wall:7.3f}  {first}")
 
 
 if __name__ == "__main__":

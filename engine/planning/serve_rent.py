@@ -105,7 +105,7 @@ class ServeRentSearch:
     limits: ServeLimits
     currency: str
     engine: str
-    estimates: int
+    options: int  # GPU type x instance size pairs looked at
     seconds: float
     gpus_searched: tuple[str, ...]
 
@@ -174,18 +174,18 @@ def _changes(s: Scenario, inst: Scenario, replicas: int, price: float | None, cu
 
 
 def _option(s: Scenario, gpu: str, name: str, g: int, price: float | None, limits: ServeLimits,
-            currency: str) -> tuple[ServeOption, int]:
-    """(the option of instances of g GPUs of `gpu`, or why it is left out; estimates made)."""
+            currency: str) -> ServeOption:
+    """The option of instances of g GPUs of `gpu`, or why it is left out."""
     row = ServeOption(gpu, name, g, g, 1, price)
     inst = _instance(s, gpu, g, limits)
     memory = serving_memory(inst)
     per = _users_per_instance(inst, limits.context)
     if per <= 0:
-        return replace(row, dropped=message(CANNOT_START, why=memory.reason)), 2
+        return replace(row, dropped=message(CANNOT_START, why=memory.reason))
     replicas = -(-limits.users // per)
     if replicas * g > MAX_RENT_GPUS:
         return replace(row, users_per_instance=per, dropped=message(
-            TOO_FEW_USERS, per=per, users=limits.users, most=MAX_RENT_GPUS)), 2
+            TOO_FEW_USERS, per=per, users=limits.users, most=MAX_RENT_GPUS))
     concurrency = -(-limits.users // replicas)
     speed = _speed(inst, concurrency, limits)
     if s.serving_engine in GGUF_ENGINES:
@@ -203,7 +203,7 @@ def _option(s: Scenario, gpu: str, name: str, g: int, price: float | None, limit
                   tokens_per_second_range=(tps_r.low * replicas, tps_r.high * replicas) if tps_r else None,
                   cost_per_million_range=(million * tps / (tps_r.high * replicas), million * tps / (tps_r.low * replicas))
                   if million is not None and tps_r and tps_r.low > 0 else None)
-    return replace(row, dropped=_over_limits(row, limits, currency)), 3
+    return replace(row, dropped=_over_limits(row, limits, currency))
 
 
 def _over_limits(row: ServeOption, limits: ServeLimits, currency: str) -> Message | None:
@@ -267,7 +267,7 @@ def serve_rent_search(s: Scenario, prices: Mapping[str, float], limits: ServeLim
     gpus = candidate_gpus(s, prices)
     ranked: list[ServeOption] = []
     dropped: list[ServeOption] = []
-    made = 0
+    options = 0
     for gpu in gpus:
         preset = presets[gpu]
         price = prices.get(gpu, s.gpu_hour_price if gpu == s.gpu else None)
@@ -279,16 +279,16 @@ def serve_rent_search(s: Scenario, prices: Mapping[str, float], limits: ServeLim
             if cancel is not None and cancel():
                 break
             try:
-                row, n = _option(s, gpu, preset.name, g, price, limits, cur)
+                row = _option(s, gpu, preset.name, g, price, limits, cur)
             except PlannerError as exc:  # tp that does not divide the heads, an engine this GPU cannot run
                 dropped.append(ServeOption(gpu, preset.name, g, g, 1, price,
                                            dropped=message(CANNOT_START, why=str(exc))))
                 continue
-            made += n
+            options += 1
             if row.dropped is None and (row.tpot_seconds or math.inf) < best_tpot * (1 - TIE):
                 ranked.append(row)  # a larger instance is kept only where it is faster
                 best_tpot = row.tpot_seconds or math.inf
             elif row.dropped is not None:
                 dropped.append(row)
-    return ServeRentSearch(tuple(rank(ranked)), tuple(dropped), limits, cur, s.serving_engine, made,
+    return ServeRentSearch(tuple(rank(ranked)), tuple(dropped), limits, cur, s.serving_engine, options,
                            time.perf_counter() - t0, tuple(gpus))

@@ -45,7 +45,7 @@ def serve_rent_to_json(r: ServeRentSearch) -> dict[str, Any]:
             "budget_per_hour": lim.budget_per_hour, "budget_per_million_output_tokens": lim.budget_per_million,
             "ranked": [{**serve_row_json(o), "likely_over_tpot_target": likely_over_target(o, lim)}
                        for o in r.ranked], "dropped": [serve_row_json(o) for o in r.dropped],
-            "search": {"gpus": list(r.gpus_searched), "estimates": r.estimates, "seconds": r.seconds},
+            "search": {"gpus": list(r.gpus_searched), "options": r.options, "seconds": r.seconds},
             "charged": "GPUs x price per GPU-hour only: no storage, network or host prices are added"}
 
 
@@ -140,8 +140,8 @@ def render_serve_rent(report: dict[str, Any], tr: Callable[[str], str] = _same,
         out += [f"  {line}" for line in dropped_lines(rows)]
     out += ["", tr(QT_TRANSLATE_NOOP("cli", "Cost is GPUs x price per GPU-hour only: no storage, network or host "
                                             "prices are added.")),
-            tr(QT_TRANSLATE_NOOP("cli", "Searched {gpus} GPU types ({estimates} serving estimates) in {seconds}.")).format(
-                gpus=len(report["search"]["gpus"]), estimates=report["search"]["estimates"],
+            tr(QT_TRANSLATE_NOOP("cli", "Searched {gpus} GPU types ({options} instance sizes) in {seconds}.")).format(
+                gpus=len(report["search"]["gpus"]), options=report["search"]["options"],
                 seconds=format_seconds(report["search"]["seconds"]))]
     return "\n".join(out)
 

@@ -4745,7 +4745,7 @@ GPU-hour</source>
         <translation>每百万上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="111"/>
+        <location filename="../serve_rent_panel.py" line="115"/>
         <source>Enter your provider&apos;s prices (the same list as training&apos;s); cost is GPUs x price only.</source>
         <translation>请填入你的云服务商的价格（与训练共用同一张表）；费用只算 GPU 数 × 价格。</translation>
     </message>
@@ -4768,72 +4768,72 @@ GPU-hour</source>
         <translation type="vanished">应用不自带任何价格：请填入你的云服务商的收费（与训练共用同一张价格表）。费用只算 GPU 数 × 每 GPU 小时价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="127"/>
+        <location filename="../serve_rent_panel.py" line="128"/>
         <source>Enter prices, the users served at once and the lengths, and press Find what to rent.</source>
         <translation>填入价格、同时服务的用户数和请求长度，然后点“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="163"/>
+        <location filename="../serve_rent_panel.py" line="164"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="169"/>
+        <location filename="../serve_rent_panel.py" line="170"/>
         <source>Searching GPU types and counts…</source>
         <translation>正在搜索 GPU 型号和数量…</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="175"/>
+        <location filename="../serve_rent_panel.py" line="176"/>
         <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each, cheapest per hour first (within %(tie)s of each other: fewer GPUs first). Searched in %(time)s.</source>
         <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="187"/>
+        <location filename="../serve_rent_panel.py" line="188"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="210"/>
+        <location filename="../serve_rent_panel.py" line="211"/>
         <source>%(n)d x %(gpu)s</source>
         <translation>%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="212"/>
+        <location filename="../serve_rent_panel.py" line="213"/>
         <source>%(hour)s an hour, %(million)s per million output tokens</source>
         <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="214"/>
+        <location filename="../serve_rent_panel.py" line="215"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="215"/>
+        <location filename="../serve_rent_panel.py" line="216"/>
         <source>fits %(per)s users per instance; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
         <translation>每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="220"/>
+        <location filename="../serve_rent_panel.py" line="221"/>
         <source>likely TPOT %(low)s to %(high)s ms, %(tlow)s to %(thigh)s tokens/s</source>
         <translation>可能范围：TPOT %(low)s 至 %(high)s 毫秒，每秒 %(tlow)s 至 %(thigh)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="224"/>
+        <location filename="../serve_rent_panel.py" line="225"/>
         <source>, %(low)s to %(high)s per million</source>
         <translation>，每百万 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="228"/>
+        <location filename="../serve_rent_panel.py" line="229"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="233"/>
+        <location filename="../serve_rent_panel.py" line="234"/>
         <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
         <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="240"/>
+        <location filename="../serve_rent_panel.py" line="241"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -6904,8 +6904,12 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/serve_rent_report.py" line="143"/>
+        <source>Searched {gpus} GPU types ({options} instance sizes) in {seconds}.</source>
+        <translation>搜索了 {gpus} 种 GPU（{options} 种实例规模），用时 {seconds}。</translation>
+    </message>
+    <message>
         <source>Searched {gpus} GPU types ({estimates} serving estimates) in {seconds}.</source>
-        <translation>搜索了 {gpus} 种 GPU（{estimates} 次推理估算），用时 {seconds}。</translation>
+        <translation type="vanished">搜索了 {gpus} 种 GPU（{estimates} 次推理估算），用时 {seconds}。</translation>
     </message>
 </context>
 <context>
