@@ -227,7 +227,8 @@ class ServeRentPanel(SearchPanel):
                     "high": money(row.cost_per_million_range[1], currency)}
             if self.result is not None and likely_over_target(row, self.result.limits):
                 likely += self.tr("; its slow end is over the TPOT target")
-        html = (f"<b>{index}. {escape(count)}</b> " + escape(self.tr("(%s)") % shape) + " · " + escape(cost) + "<br>" + escape(why)
+        html = (f"<b>{index}. {escape(count)}</b> " + escape(self.tr("(%s)") % shape) + " · " + escape(cost)
+                + "<br>" + escape(why)
                 + (f"<br><span style='color:{text_colour('muted')}'>" + escape(likely) + "</span>" if likely else ""))
         line = self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))
         line.findChild(QLabel).setToolTip(self.tr(

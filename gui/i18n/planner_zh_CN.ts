@@ -4833,12 +4833,12 @@ GPU-hour</source>
         <translation>（%s）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="234"/>
+        <location filename="../serve_rent_panel.py" line="235"/>
         <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
         <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="241"/>
+        <location filename="../serve_rent_panel.py" line="242"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
