@@ -75,6 +75,13 @@ def test_a_latency_target_leaves_out_the_slow_options(served, found):
                             for d in bound.dropped) for r in slow)
 
 
+def test_a_ttft_target_leaves_out_the_slow_first_tokens(served, found):
+    target_s = sorted(r.ttft_seconds for r in found.ranked)[len(found.ranked) // 2]  # the middle row's TTFT
+    bound = serve_rent_search(served, PRICES, ServeLimits(200, 1000, 500, ttft_s=target_s), currency="USD")
+    assert bound.ranked and all(r.ttft_seconds <= target_s for r in bound.ranked)
+    assert any(d.dropped.template.startswith("TTFT") for d in bound.dropped)
+
+
 def test_budgets_filter_and_say_why(served, found):
     cheapest = found.ranked[0].cost_per_hour
     capped = serve_rent_search(served, PRICES, ServeLimits(200, 1000, 500, budget_per_hour=cheapest), currency="USD")

@@ -55,6 +55,8 @@ TPOT_OVER = QT_TRANSLATE_NOOP("engine", "TPOT {tpot} ms is over the {limit} ms t
 TTFT_OVER = QT_TRANSLATE_NOOP("engine", "TTFT {ttft} s is over the {limit} s target")
 HOUR_OVER = QT_TRANSLATE_NOOP("engine", "costs {cost} an hour, over the budget of {budget}")
 MILLION_OVER = QT_TRANSLATE_NOOP("engine", "a million output tokens cost {cost}, over the budget of {budget}")
+NOT_FASTER = QT_TRANSLATE_NOOP("engine", "TPOT {tpot} ms: no faster than a smaller instance of this GPU type, "
+                                         "which costs less")
 NO_SPEED_FIGURES = QT_TRANSLATE_NOOP("engine", "the GPU preset has no speed figures")
 
 
@@ -290,5 +292,7 @@ def serve_rent_search(s: Scenario, prices: Mapping[str, float], limits: ServeLim
                 best_tpot = row.tpot_seconds or math.inf
             elif row.dropped is not None:
                 dropped.append(row)
+            else:  # said, not hidden: a CTO comparing tp 4 with tp 8 sees why tp 8 is not listed
+                dropped.append(replace(row, dropped=message(NOT_FASTER, tpot=f"{(row.tpot_seconds or 0) * 1000:.1f}")))
     return ServeRentSearch(tuple(rank(ranked)), tuple(dropped), limits, cur, s.serving_engine, options,
                            time.perf_counter() - t0, tuple(gpus))

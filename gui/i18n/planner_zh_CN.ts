@@ -13397,11 +13397,16 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/serve_rent.py" line="58"/>
+        <source>TPOT {tpot} ms: no faster than a smaller instance of this GPU type, which costs less</source>
+        <translation>TPOT {tpot} 毫秒：不比该 GPU 型号更小、更便宜的实例快</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="60"/>
         <source>the GPU preset has no speed figures</source>
         <translation>该 GPU 预设没有速度数据</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="263"/>
+        <location filename="../../engine/planning/serve_rent.py" line="265"/>
         <source>A context of {n} tokens is longer than the model was trained for ({trained} tokens).</source>
         <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
     </message>
