@@ -97,6 +97,8 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from .planning.fit_report import fit_report, render_fit
 
     scenario = displayable(load_scenario(args.scenario))
+    if args.objective == "cost" and scenario.workload == "inference":
+        return _serve_rent(args, scenario)
     if args.objective == "cost":
         from .planning.rent_report import load_prices, render_rent, rent_report
 
@@ -116,6 +118,23 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     report = fit_report(scenario)
     print(json_text(report) if args.json else
           terminal_text(render_fit(report, args.unit, args.tr, args.tr_engine)))
+    return 0
+
+
+def _serve_rent(args: argparse.Namespace, scenario: Scenario) -> int:
+    """`fit --objective cost` of a served model: GPU types x counts for --users at once (engine/planning/serve_rent.py);
+    --budget is a budget per hour here (a served model runs on, it has no total)."""
+    from .planning.rent_report import load_prices
+    from .planning.serve_rent import ServeLimits, request_lengths
+    from .planning.serve_rent_report import render_serve_rent, serve_rent_report
+
+    prices, currency = load_prices(args.prices) if args.prices is not None else ({}, None)
+    prompt, output = request_lengths(scenario, args.prompt_tokens, args.output_tokens)
+    limits = ServeLimits(args.users, prompt, output, args.max_tpot_ms, args.max_ttft_s,
+                         args.budget_per_hour if args.budget_per_hour is not None else args.budget,
+                         args.budget_per_million)
+    report = serve_rent_report(scenario, prices, limits, currency)
+    print(json_text(report) if args.json else terminal_text(render_serve_rent(report, args.tr, args.tr_engine)))
     return 0
 
 
@@ -254,6 +273,30 @@ DIAGNOSE_FILE_HELP = ("the out-of-memory message as printed (a text file), a tor
 UNIT_HELP = "GiB (powers of 1,024, as nvidia-smi and PyTorch count; default) or GB (powers of 1,000)"
 
 
+def _add_cost_flags(p: argparse.ArgumentParser) -> None:
+    """`fit --objective cost`'s limits and prices; for an inference scenario (engine/planning/serve_rent.py) also its
+    users, lengths and latency target."""
+    p.add_argument("--deadline-days", type=_positive_number(1e-3, 1e5), help="cost: finish within this many days")
+    p.add_argument("--budget", type=_positive_number(1e-6, 1e15), help="cost: spend at most this much (the "
+                   "price list's currency; an inference scenario: per hour)")
+    p.add_argument("--prices", help='cost: a price list, {"currency": "USD", "prices": {"GPU id": price per '
+                   'GPU-hour}} (default: none; the scenario\'s gpu_hour_price for its own GPU)')
+    p.add_argument("--users", type=_whole_number(1, 1_000_000), default=1, help="cost, inference scenarios: "
+                   "requests served at once (default 1)")
+    p.add_argument("--prompt-tokens", type=_whole_number(1, 100_000_000), help="cost, inference: prompt tokens of "
+                   "each request (default: half the scenario's max_model_len)")
+    p.add_argument("--output-tokens", type=_whole_number(1, 100_000_000), help="cost, inference: output tokens of "
+                   "each request (default: the rest of max_model_len)")
+    p.add_argument("--max-tpot-ms", type=_positive_number(1e-3, 1e6), help="cost, inference: time per output "
+                   "token at most this many milliseconds")
+    p.add_argument("--max-ttft-s", type=_positive_number(1e-4, 1e6), help="cost, inference: time to first token "
+                   "at most this many seconds")
+    p.add_argument("--budget-per-hour", type=_positive_number(1e-6, 1e12), help="cost, inference: spend at most "
+                   "this much an hour on GPUs (--budget reads the same for an inference scenario)")
+    p.add_argument("--budget-per-million", type=_positive_number(1e-9, 1e12), help="cost, inference: a million "
+                   "output tokens cost at most this much")
+
+
 def build_parser() -> argparse.ArgumentParser:
     # prog: the command the user ran (llm-memory-planner, llm-memory-planner-cli or main.py), as argparse finds it
     parser = argparse.ArgumentParser(prog=Path(sys.argv[0]).name or "llm-memory-planner",
@@ -270,11 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--objective", choices=("fit", "throughput", "cost"), default="fit",
                    help="fit: least disruptive plans (default); throughput: fastest layouts of the same GPUs; cost: "
                         "what to rent (GPU types x counts x layouts) for tokens_to_train, cheapest first")
-    p.add_argument("--deadline-days", type=_positive_number(1e-3, 1e5), help="cost: finish within this many days")
-    p.add_argument("--budget", type=_positive_number(1e-6, 1e15), help="cost: spend at most this much (the "
-                   "price list's currency)")
-    p.add_argument("--prices", help='cost: a price list, {"currency": "USD", "prices": {"GPU id": price per '
-                   'GPU-hour}} (default: none; the scenario\'s gpu_hour_price for its own GPU)')
+    _add_cost_flags(p)
     p.add_argument("--unit", choices=("GB", "GiB"), default="GiB", help=UNIT_HELP)
     p.set_defaults(func=_cmd_fit)
     p = sub.add_parser("serve-fit", help="inference scenarios: the largest context, most users, fewest GPUs")

@@ -134,7 +134,7 @@ def show_tab(window: MainWindow, tab: str) -> bool:
     widgets = {"breakdown": window.table, "time": window.time_panel, "suggestions": window.suggestions,
                "fit": window.fit_panel, "speed": window.speed_panel, "library": window.library_panel,
                "compare": window.compare, "diagnose": window.diagnose_panel, "users": window.users_chart,
-               "rent": window.rent_panel}
+               "rent": window.serve_rent_panel if window.state.scenario.workload == "inference" else window.rent_panel}
     if not window.tabs.isTabVisible(window.tabs.indexOf(widgets[tab])):
         return False
     window.tabs.setCurrentWidget(widgets[tab])

@@ -361,7 +361,7 @@ class MainWindow(QMainWindow):
         """Background searches (Make it fit, Fastest layouts) stop with their window: a closed window's thread would
         keep a CPU busy and outlive its widgets."""
         # a window whose construction stopped part-way (a damaged preset file) has not built every panel yet
-        for name in ("fit_panel", "speed_panel", "rent_panel"):
+        for name in ("fit_panel", "speed_panel", "rent_panel", "serve_rent_panel"):
             panel = getattr(self, name, None)
             if panel is not None:
                 panel.cancel()

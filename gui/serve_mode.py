@@ -14,6 +14,7 @@ from engine import Estimate, Scenario
 from engine.units import format_bytes
 
 from .field_undo import install_field_undo
+from .serve_rent_panel import ServeRentPanel
 from .serving_panel import ServingPanel
 from .state import AppState
 from .theme import style_plot
@@ -86,6 +87,11 @@ def attach(window: Any) -> None:
     window.users_chart = UsersChart(state)
     style_plot(window.users_chart.plot, window.theme)
     window.tabs.insertTab(1, window.users_chart, QCoreApplication.translate("ServeMode", "Users vs context"))
+    # What should I rent? for a served model: its own inputs (users, lengths, latency), the training tab's prices
+    window.serve_rent_panel = ServeRentPanel(state, window.settings)
+    window.tabs.insertTab(window.tabs.indexOf(window.rent_panel) + 1, window.serve_rent_panel,
+                          QCoreApplication.translate("MainWindow", "What should I rent?"))
+    window.serve_rent_panel.planApplied.connect(window.rent_panel.planApplied.emit)  # the window's compare view
     window.serving_line = QLabel()
     window.serving_line.setWordWrap(True)
     window.serving_line.setToolTip(QCoreApplication.translate(
@@ -106,9 +112,11 @@ def attach(window: Any) -> None:
         window.serving_line.setVisible(serve)
         window.verdict.says_unchecked_host = not serve  # an engine's process holds no CPU memory of the plan's
         # the Time and cost tab stays: for a served model it shows the engine's speed and the cost of its tokens
-        # training plans (Make it fit, Fastest layouts, What should I rent?) are refused for a served model
+        # training plans (Make it fit, Fastest layouts) are refused for a served model; What should I rent? has a
+        # serving form of its own
         for widget, shown in ((window.users_chart, serve), (window.fit_panel, not serve),
-                              (window.speed_panel, not serve), (window.rent_panel, not serve)):
+                              (window.speed_panel, not serve), (window.rent_panel, not serve),
+                              (window.serve_rent_panel, serve)):
             index = window.tabs.indexOf(widget)
             if window.tabs.isTabVisible(index) != shown:  # QTabBar lays out and repaints the whole tab area even
                 window.tabs.setTabVisible(index, shown)   # for an unchanged value (19 of 40 edits, issue 21)

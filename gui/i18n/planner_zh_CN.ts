@@ -3028,6 +3028,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../main_window.py" line="136"/>
+        <location filename="../serve_mode.py" line="93"/>
         <source>What should I rent?</source>
         <translation>该租什么 GPU？</translation>
     </message>
@@ -3147,7 +3148,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="369"/>
+        <location filename="../main_window.py" line="371"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
@@ -3165,283 +3166,283 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>MegatronRows</name>
     <message>
-        <location filename="../megatron_rows.py" line="34"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="34"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>MoE activation</source>
         <translation>MoE 激活函数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="35"/>
+        <location filename="../megatron_rows.py" line="36"/>
         <source>norms</source>
         <translation>归一化层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="35"/>
+        <location filename="../megatron_rows.py" line="36"/>
         <source>MLA up-projections</source>
         <translation>MLA 上投影</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="35"/>
+        <location filename="../megatron_rows.py" line="36"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="36"/>
+        <location filename="../megatron_rows.py" line="37"/>
         <source>MoE layer</source>
         <translation>MoE 层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="36"/>
+        <location filename="../megatron_rows.py" line="37"/>
         <source>shared experts</source>
         <translation>共享专家</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="38"/>
+        <location filename="../megatron_rows.py" line="39"/>
         <source>Megatron recompute_modules: what selective checkpointing rebuilds in the backward pass instead of keeping</source>
         <translation>Megatron recompute_modules：选择性检查点在反向传播中重新计算而不保留的部分</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="40"/>
+        <location filename="../megatron_rows.py" line="41"/>
         <source>Rebuilt in backward</source>
         <translation>反向时重新计算</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="43"/>
+        <location filename="../megatron_rows.py" line="44"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="45"/>
+        <location filename="../megatron_rows.py" line="46"/>
         <source>Megatron cpu_offloading_num_layers: decoder layers whose saved activations go to CPU memory</source>
         <translation>Megatron cpu_offloading_num_layers：保存的激活值移到 CPU 内存的解码层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="47"/>
+        <location filename="../megatron_rows.py" line="48"/>
         <source>Layers offloaded to CPU memory</source>
         <translation>卸载到 CPU 内存的层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="48"/>
+        <location filename="../megatron_rows.py" line="49"/>
         <source>embedding</source>
         <translation>嵌入层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="48"/>
+        <location filename="../megatron_rows.py" line="49"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="49"/>
+        <location filename="../megatron_rows.py" line="50"/>
         <source>Megatron account_for_embedding/loss_in_pipeline_split: each counts as one layer, so the first or last stage builds one decoder layer fewer</source>
         <translation>Megatron account_for_embedding/loss_in_pipeline_split：各算作一层，因此第一个或最后一个阶段少建一个解码层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="51"/>
+        <location filename="../megatron_rows.py" line="52"/>
         <source>Counted as a layer when splitting</source>
         <translation>划分流水线时算作一层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="53"/>
+        <location filename="../megatron_rows.py" line="54"/>
         <source>all-to-all: each routed copy to its expert (alltoall)</source>
         <translation>all-to-all：每个路由副本发往其专家（alltoall）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="54"/>
+        <location filename="../megatron_rows.py" line="55"/>
         <source>all-gather: every rank&apos;s tokens to every rank (allgather)</source>
         <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="55"/>
+        <location filename="../megatron_rows.py" line="56"/>
         <source>DeepEP / HybridEP: once per node, then NVLink (flex)</source>
         <translation>DeepEP / HybridEP：每个节点发送一次，再经 NVLink 转发（flex）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="57"/>
+        <location filename="../megatron_rows.py" line="58"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 词元分发器</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="58"/>
+        <location filename="../megatron_rows.py" line="59"/>
         <source>run each micro-batch&apos;s all-to-all beside another&apos;s compute</source>
         <translation>每个微批次的 all-to-all 与另一微批次的计算并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="59"/>
+        <location filename="../megatron_rows.py" line="60"/>
         <source>Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one micro-batch&apos;s forward runs beside another&apos;s backward, layer by layer</source>
         <translation>Megatron overlap_moe_expert_parallel_comm（combined 1F1B）：一个微批次的前向与另一个微批次的反向逐层并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="61"/>
+        <location filename="../megatron_rows.py" line="62"/>
         <source>MoE all-to-all overlap</source>
         <translation>MoE all-to-all 重叠</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="62"/>
+        <location filename="../megatron_rows.py" line="63"/>
         <source>run the experts&apos; MLP as fused grouped ops</source>
         <translation>专家的 MLP 以融合分组算子运行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="64"/>
+        <location filename="../megatron_rows.py" line="65"/>
         <source>Megatron-Core use_transformer_engine_op_fuser (Transformer Engine&apos;s fused grouped-MLP ops; Megatron-Bridge&apos;s cutedsl_fused_grouped_mlp recipes turn it on): the experts&apos; activation, its clamp and their biases run inside the fused ops instead of as separate element-wise kernels that read and write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), not in the memory estimate.</source>
         <translation>Megatron-Core use_transformer_engine_op_fuser（Transformer Engine 的融合分组 MLP 算子；Megatron-Bridge 的 cutedsl_fused_grouped_mlp 配方会打开它）：专家的激活函数、其截断（clamp）和偏置在融合算子内完成，而不是作为各自独立的逐元素内核、把每个路由后的 token 读写一遍。它只影响专家带偏置的模型（gpt-oss）的步时，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="69"/>
+        <location filename="../megatron_rows.py" line="70"/>
         <source>MoE expert MLP</source>
         <translation>MoE 专家 MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="70"/>
+        <location filename="../megatron_rows.py" line="71"/>
         <source>all local experts in one grouped GEMM</source>
         <translation>本卡所有专家合并为一次分组 GEMM</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="72"/>
+        <location filename="../megatron_rows.py" line="73"/>
         <source>Megatron --moe-grouped-gemm (NVIDIA&apos;s recipes turn it on; off by default in Megatron-LM): off, SequentialMLP runs one expert after another, and at expert parallelism 1 its loop copies every routed token several more times. It changes the step time, not the memory estimate.</source>
         <translation>Megatron --moe-grouped-gemm（NVIDIA 的配方会开启；Megatron-LM 默认关闭）：关闭时，SequentialMLP 逐个运行专家，且在专家并行度为 1 时，其循环会把每个路由后的 token 多复制几次。它影响单步时间，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="75"/>
+        <location filename="../megatron_rows.py" line="76"/>
         <source>MoE expert GEMMs</source>
         <translation>MoE 专家 GEMM</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="76"/>
+        <location filename="../megatron_rows.py" line="77"/>
         <source>rotary embedding in one fused kernel</source>
         <translation>旋转位置编码用一个融合内核完成</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="78"/>
+        <location filename="../megatron_rows.py" line="79"/>
         <source>Megatron apply_rope_fusion (on unless --no-rope-fusion): off, Megatron-Core rotates the queries and keys with separate element-wise kernels that read and write them several more times. It changes the step time, not the memory estimate.</source>
         <translation>Megatron apply_rope_fusion（除非传 --no-rope-fusion，否则开启）：关闭时，Megatron-Core 用多个独立的逐元素内核旋转 query 和 key，要多读写它们几遍。它影响单步时间，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="81"/>
+        <location filename="../megatron_rows.py" line="82"/>
         <source>Rotary embedding (RoPE)</source>
         <translation>旋转位置编码（RoPE）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="83"/>
-        <location filename="../megatron_rows.py" line="117"/>
+        <location filename="../megatron_rows.py" line="84"/>
+        <location filename="../megatron_rows.py" line="118"/>
         <source>as the framework does it (auto)</source>
         <translation>按框架的做法（auto）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="84"/>
+        <location filename="../megatron_rows.py" line="85"/>
         <source>none: every kernel launched on its own (none)</source>
         <translation>不使用：每个内核单独启动（none）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="85"/>
+        <location filename="../megatron_rows.py" line="86"/>
         <source>each MoE layer&apos;s router, its attention eager (moe-router)</source>
         <translation>每个 MoE 层的路由器，注意力不捕获（moe-router）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="86"/>
+        <location filename="../megatron_rows.py" line="87"/>
         <source>each layer&apos;s attention and MoE router (attention)</source>
         <translation>每层的注意力与 MoE 路由器（attention）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="87"/>
+        <location filename="../megatron_rows.py" line="88"/>
         <source>every transformer layer (layers)</source>
         <translation>每个 Transformer 层（layers）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="88"/>
+        <location filename="../megatron_rows.py" line="89"/>
         <source>the whole forward and backward (full-iteration)</source>
         <translation>整个前向与反向（full-iteration）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="91"/>
+        <location filename="../megatron_rows.py" line="92"/>
         <source>Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate.</source>
         <translation>Megatron cuda_graph_scope：被捕获的部分作为一次图启动重放，而不是每个内核启动一次；被捕获的 MoE 层也不再等待 CPU 读取 token 数。它在 CPU 跟不上 GPU 的情况下（小层、MoE）改变步时，不改变显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="94"/>
+        <location filename="../megatron_rows.py" line="95"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="96"/>
+        <location filename="../megatron_rows.py" line="97"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="97"/>
+        <location filename="../megatron_rows.py" line="98"/>
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="98"/>
+        <location filename="../megatron_rows.py" line="99"/>
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="99"/>
+        <location filename="../megatron_rows.py" line="100"/>
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="100"/>
+        <location filename="../megatron_rows.py" line="101"/>
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="101"/>
+        <location filename="../megatron_rows.py" line="102"/>
         <source>a scale per row of each operand (torchao rowwise)</source>
         <translation>每个操作数每行一个缩放因子（torchao rowwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="102"/>
+        <location filename="../megatron_rows.py" line="103"/>
         <source>rowwise, weight gradients in 16 bits (torchao rowwise_with_gw_hp)</source>
         <translation>按行缩放，权重梯度保持 16 位（torchao rowwise_with_gw_hp）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="105"/>
+        <location filename="../megatron_rows.py" line="106"/>
         <source>How fp8 training scales the operands of its matrix multiplications, in each library&apos;s own names: Transformer Engine&apos;s delayed, tensorwise, MXFP8 and blockwise (Megatron --fp8-recipe), torchao&apos;s rowwise and rowwise_with_gw_hp (torchtitan). Finer scales cost more casting time. It changes the step time, and the memory where the weights are kept in fp8 (fp8 weights): MXFP8 and blockwise keep a row-wise and a column-wise copy with their scales.</source>
         <translation>fp8 训练如何缩放矩阵乘法的操作数，采用各库自己的名称：Transformer Engine 的 delayed、tensorwise、MXFP8 和 blockwise（Megatron --fp8-recipe），torchao 的 rowwise 和 rowwise_with_gw_hp（torchtitan）。缩放粒度越细，类型转换耗时越多。它影响步时；只有在权重以 fp8 保存时（fp8 权重）才影响显存：MXFP8 和 blockwise 会保留按行和按列两份副本及其缩放因子。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="111"/>
+        <location filename="../megatron_rows.py" line="112"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="112"/>
+        <location filename="../megatron_rows.py" line="113"/>
         <source>kept in fp8, no 16-bit copy</source>
         <translation>以 fp8 存放，不保留 16 位副本</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="113"/>
+        <location filename="../megatron_rows.py" line="114"/>
         <source>Megatron --fp8-param-gather: the layers&apos; linear weights are stored and gathered in fp8 (Megatron-Bridge&apos;s fp8 recipes turn it on)</source>
         <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="115"/>
+        <location filename="../megatron_rows.py" line="116"/>
         <source>Layer weights</source>
         <translation>层权重</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="118"/>
+        <location filename="../megatron_rows.py" line="119"/>
         <source>gathered in fp8: each shard cast before the all-gather (on)</source>
         <translation>以 fp8 收集：每个分片在 all-gather 前转换（开）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="119"/>
+        <location filename="../megatron_rows.py" line="120"/>
         <source>gathered in 16 bits, cast after the all-gather (off)</source>
         <translation>以 16 位收集，all-gather 后再转换（关）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="122"/>
+        <location filename="../megatron_rows.py" line="123"/>
         <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers&apos; weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
         <translation>torchao enable_fsdp_float8_all_gather：FSDP2 以 1 字节而非 2 字节收集 fp8 线性层的权重，这部分通信减半，并且只转换自己的分片（OLMo-core 默认开启，torchtitan 默认关闭）。仅适用于 tensorwise 缩放；MoE 专家不以此方式收集。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="125"/>
+        <location filename="../megatron_rows.py" line="126"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
@@ -3449,22 +3450,22 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>ModeSwitch</name>
     <message>
-        <location filename="../serve_mode.py" line="29"/>
+        <location filename="../serve_mode.py" line="30"/>
         <source>Train</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="30"/>
+        <location filename="../serve_mode.py" line="31"/>
         <source>Serve</source>
         <translation>推理服务</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="31"/>
+        <location filename="../serve_mode.py" line="32"/>
         <source>Plan training or fine-tuning: weights, gradients, optimizer states, activations</source>
         <translation>规划训练或微调：权重、梯度、优化器状态、激活</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="33"/>
+        <location filename="../serve_mode.py" line="34"/>
         <source>Plan serving with an inference engine: weights, KV cache, users at once</source>
         <translation>规划用推理引擎提供服务：权重、KV 缓存、同时服务的用户</translation>
     </message>
@@ -4556,42 +4557,42 @@ GPU-hour</source>
 <context>
     <name>ServeMode</name>
     <message>
-        <location filename="../serve_mode.py" line="62"/>
+        <location filename="../serve_mode.py" line="63"/>
         <source>KV cache %1: %2 tokens</source>
         <translation>KV 缓存 %1：%2 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="65"/>
+        <location filename="../serve_mode.py" line="66"/>
         <source>in %1 blocks of %2</source>
         <translation>，分为 %1 个块，每块 %2 个</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="67"/>
+        <location filename="../serve_mode.py" line="68"/>
         <source>maximum concurrency at %1 tokens per request: %2×</source>
         <translation>每个请求 %1 个 token 时的最大并发：%2×</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="69"/>
+        <location filename="../serve_mode.py" line="70"/>
         <source>longest context for one user: %1 tokens</source>
         <translation>单个用户的最长上下文：%1 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="88"/>
+        <location filename="../serve_mode.py" line="89"/>
         <source>Users vs context</source>
         <translation>用户数与上下文</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="91"/>
+        <location filename="../serve_mode.py" line="97"/>
         <source>The engine&apos;s own figures: the KV cache it allocates from what its memory budget leaves after the weights, the profile run&apos;s peak and non-torch memory; how many requests of max_model_len tokens it holds at once; and the longest single request it holds, at most the model&apos;s own context. Hover the KV cache row of the breakdown for its inputs.</source>
         <translation>推理引擎自己的数字：KV 缓存是其显存预算扣除权重、试运行峰值和非 torch 显存后分配的部分；同时能容纳多少个 max_model_len 长度的请求；以及它能容纳的最长单个请求（不超过模型自身的上下文）。将鼠标悬停在明细表的 KV 缓存行上可查看其输入。</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="123"/>
+        <location filename="../serve_mode.py" line="131"/>
         <source>the engine&apos;s budget: %1 of %2 per GPU</source>
         <translation>引擎的预算：每个 GPU %2 中的 %1</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="130"/>
+        <location filename="../serve_mode.py" line="138"/>
         <source>KV cache per token on each GPU: %1 KiB</source>
         <translation>每块 GPU 上每个 token 的 KV 缓存：%1 KiB</translation>
     </message>
@@ -4636,7 +4637,7 @@ GPU-hour</source>
         <translation>输出 token/s</translation>
     </message>
     <message>
-        <location filename="../serve_mode.py" line="124"/>
+        <location filename="../serve_mode.py" line="132"/>
         <source>the engine&apos;s budget: %1 of the %2 CUDA reports per GPU (the card&apos;s %3)</source>
         <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
     </message>
@@ -4644,6 +4645,202 @@ GPU-hour</source>
         <location filename="../serving_rows.py" line="23"/>
         <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
+    </message>
+</context>
+<context>
+    <name>ServeRentPanel</name>
+    <message>
+        <location filename="../serve_rent_panel.py" line="67"/>
+        <source>Find what to rent</source>
+        <translation>查找该租什么</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="73"/>
+        <source>(not named)</source>
+        <translation>（未指定）</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="89"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="90"/>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="91"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="96"/>
+        <source>Users at once</source>
+        <translation>同时服务的用户数</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="96"/>
+        <source>Requests served at the same time</source>
+        <translation>同时服务的请求数</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="97"/>
+        <source>What the prices and budgets are in</source>
+        <translation>价格和预算所用的货币</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="98"/>
+        <source>Prompt tokens</source>
+        <translation>提示词 token 数</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="98"/>
+        <source>Prompt tokens of each request</source>
+        <translation>每个请求的提示词 token 数</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="99"/>
+        <source>Output tokens</source>
+        <translation>输出 token 数</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="99"/>
+        <source>Output tokens of each request</source>
+        <translation>每个请求的输出 token 数</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="100"/>
+        <source>Time per output token at most</source>
+        <translation>每个输出 token 的时间上限</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="100"/>
+        <source>TPOT at most</source>
+        <translation>TPOT 上限</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="101"/>
+        <source>Time to first token at most</source>
+        <translation>首个 token 的时间上限</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="101"/>
+        <source>TTFT at most</source>
+        <translation>TTFT 上限</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="102"/>
+        <source>Per hour at most</source>
+        <translation>每小时上限</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="102"/>
+        <source>Budget per hour for all the GPUs</source>
+        <translation>所有 GPU 每小时的预算</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="103"/>
+        <source>Per million at most</source>
+        <translation>每百万上限</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="115"/>
+        <source>Enter your provider&apos;s prices (the same list as training&apos;s); cost is GPUs x price only.</source>
+        <translation>请填入你的云服务商的价格（与训练共用同一张表）；费用只算 GPU 数 × 价格。</translation>
+    </message>
+    <message>
+        <source>Budget per hour</source>
+        <translation type="vanished">每小时预算</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="103"/>
+        <source>Budget per million output tokens</source>
+        <translation>每百万输出 token 的预算</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="97"/>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <source>No prices ship with the app: enter what your provider charges (the same list as training&apos;s). Cost is GPUs x price per GPU-hour only.</source>
+        <translation type="vanished">应用不自带任何价格：请填入你的云服务商的收费（与训练共用同一张价格表）。费用只算 GPU 数 × 每 GPU 小时价格。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="128"/>
+        <source>Enter prices, the users served at once and the lengths, and press Find what to rent.</source>
+        <translation>填入价格、同时服务的用户数和请求长度，然后点“查找该租什么”。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="164"/>
+        <source>The set-up changed: press Find what to rent again.</source>
+        <translation>配置已更改：请再次点击“查找该租什么”。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="170"/>
+        <source>Searching GPU types and counts…</source>
+        <translation>正在搜索 GPU 型号和数量…</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="176"/>
+        <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each, cheapest per hour first (within %(tie)s of each other: fewer GPUs first). Searched in %(time)s.</source>
+        <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="188"/>
+        <source>Left out:</source>
+        <translation>未入选：</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="211"/>
+        <source>%(n)d x %(gpu)s</source>
+        <translation>%(n)d × %(gpu)s</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="213"/>
+        <source>%(hour)s an hour, %(million)s per million output tokens</source>
+        <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="215"/>
+        <source>no price set</source>
+        <translation>未设价格</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="216"/>
+        <source>fits %(per)s users per instance; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
+        <translation>每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="221"/>
+        <source>likely TPOT %(low)s to %(high)s ms, %(tlow)s to %(thigh)s tokens/s</source>
+        <translation>可能范围：TPOT %(low)s 至 %(high)s 毫秒，每秒 %(tlow)s 至 %(thigh)s 个 token</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="225"/>
+        <source>, %(low)s to %(high)s per million</source>
+        <translation>，每百万 %(low)s 至 %(high)s</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="229"/>
+        <source>; its slow end is over the TPOT target</source>
+        <translation>；其慢端超过 TPOT 目标</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="230"/>
+        <source>(%s)</source>
+        <translation>（%s）</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="235"/>
+        <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
+        <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="242"/>
+        <source>Rent %(n)d x %(gpu)s</source>
+        <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
 </context>
 <context>
@@ -6106,12 +6303,12 @@ GPU-hour</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="364"/>
+        <location filename="../../engine/cli.py" line="403"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="367"/>
+        <location filename="../../engine/cli.py" line="406"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -6392,6 +6589,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="215"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="128"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
@@ -6403,6 +6601,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="228"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="134"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
@@ -6622,6 +6821,100 @@ GPU-hour</source>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="65"/>
+        <source>1 GPU per instance x {r} replicas</source>
+        <translation>每个实例 1 个 GPU × {r} 个副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="66"/>
+        <source>{g} GPUs per instance x {r} replicas</source>
+        <translation>每个实例 {g} 个 GPU × {r} 个副本</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="67"/>
+        <source>one instance on 1 GPU</source>
+        <translation>1 个 GPU 上的一个实例</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="68"/>
+        <source>one instance on {g} GPUs</source>
+        <translation>{g} 个 GPU 上的一个实例</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="71"/>
+        <source>; its slow end is over the TPOT target</source>
+        <translation>；其慢端超过 TPOT 目标</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="78"/>
+        <source>{hour} an hour, {million} per million output tokens</source>
+        <translation>每小时 {hour}，每百万输出 token {million}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="80"/>
+        <source>no price set</source>
+        <translation>未设价格</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="81"/>
+        <source>{n} x {gpu} ({shape}): {cost}; fits {per} users per instance, TPOT {tpot:.1f} ms, TTFT {ttft}, {tps:,.0f} output tokens/s</source>
+        <translation>{n} × {gpu}（{shape}）：{cost}；每个实例容纳 {per} 个用户，TPOT {tpot:.1f} 毫秒，TTFT {ttft}，每秒输出 {tps:,.0f} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="93"/>
+        <source>likely TPOT {low:.1f} to {high:.1f} ms, {tps_low:,.0f} to {tps_high:,.0f} tokens/s</source>
+        <translation>可能范围：TPOT {low:.1f} 至 {high:.1f} 毫秒，每秒 {tps_low:,.0f} 至 {tps_high:,.0f} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="98"/>
+        <source>, {low} to {high} per million</source>
+        <translation>，每百万 {low} 至 {high}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="107"/>
+        <source>TPOT at most {ms:g} ms</source>
+        <translation>TPOT 不超过 {ms:g} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="109"/>
+        <source>TTFT at most {s:g} s</source>
+        <translation>TTFT 不超过 {s:g} 秒</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="111"/>
+        <source>at most {cost} an hour</source>
+        <translation>每小时不超过 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="114"/>
+        <source>at most {cost} per million output tokens</source>
+        <translation>每百万输出 token 不超过 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="116"/>
+        <source>no latency target or budget</source>
+        <translation>无延迟目标或预算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="122"/>
+        <source>What to rent to serve {users:,} users at once on {engine}, {prompt:,} + {output:,} tokens each ({limits}), cheapest per hour first (within {tie} of each other: fewer GPUs first):</source>
+        <translation>用 {engine} 同时服务 {users:,} 个用户、每个请求 {prompt:,} + {output:,} 个 token 该租什么（{limits}），按每小时费用从低到高（相差 {tie} 以内视为相同：GPU 少的在前）：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="141"/>
+        <source>Cost is GPUs x price per GPU-hour only: no storage, network or host prices are added.</source>
+        <translation>费用只算 GPU 数 × 每 GPU 小时价格：不含存储、网络或主机费用。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="143"/>
+        <source>Searched {gpus} GPU types ({options} instance sizes) in {seconds}.</source>
+        <translation>搜索了 {gpus} 种 GPU（{options} 种实例规模），用时 {seconds}。</translation>
+    </message>
+    <message>
+        <source>Searched {gpus} GPU types ({estimates} serving estimates) in {seconds}.</source>
+        <translation type="vanished">搜索了 {gpus} 种 GPU（{estimates} 次推理估算），用时 {seconds}。</translation>
     </message>
 </context>
 <context>
@@ -7408,37 +7701,37 @@ GPU-hour</source>
         <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值：尚无 Metal 的实测值</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="130"/>
+        <location filename="../../engine/models/presets.py" line="134"/>
         <source>Activity Monitor</source>
         <translation>活动监视器</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="163"/>
+        <location filename="../../engine/models/presets.py" line="167"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="270"/>
+        <location filename="../../engine/models/presets.py" line="276"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="271"/>
+        <location filename="../../engine/models/presets.py" line="277"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="273"/>
+        <location filename="../../engine/models/presets.py" line="279"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="274"/>
+        <location filename="../../engine/models/presets.py" line="280"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="300"/>
+        <location filename="../../engine/models/presets.py" line="306"/>
         <source>Preset file {name} is damaged: {why}</source>
         <translation>预设文件 {name} 已损坏：{why}</translation>
     </message>
@@ -10767,22 +11060,22 @@ GPU-hour</source>
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="62"/>
+        <location filename="../../engine/serving/speed.py" line="63"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="275"/>
+        <location filename="../../engine/serving/speed.py" line="281"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="276"/>
+        <location filename="../../engine/serving/speed.py" line="282"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="278"/>
+        <location filename="../../engine/serving/speed.py" line="284"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
@@ -10795,62 +11088,62 @@ GPU-hour</source>
         <translation type="vanished">（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽；llama.cpp 的量化权重在单个 token 时按其矩阵向量乘的实测带宽占比读取</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="279"/>
+        <location filename="../../engine/serving/speed.py" line="285"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth; a MoE&apos;s routed experts those its tokens pick, in vLLM and SGLang read at the triton fused_moe&apos;s tile share of it; llama.cpp&apos;s quantized weights at one token at its mat-vec&apos;s measured share</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽；MoE 的路由专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的该带宽份额读取；llama.cpp 的量化权重在单个 token 时按其矩阵向量乘的实测带宽占比读取</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="283"/>
+        <location filename="../../engine/serving/speed.py" line="289"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="284"/>
+        <location filename="../../engine/serving/speed.py" line="290"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="285"/>
+        <location filename="../../engine/serving/speed.py" line="291"/>
         <source>Fixed time of each decode kernel</source>
         <translation>每个解码内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="286"/>
+        <location filename="../../engine/serving/speed.py" line="292"/>
         <source>layers x (GEMMs, attention and small kernels x each one&apos;s fixed time measured on H100), beyond the bytes they move</source>
         <translation>层数 x（GEMM、注意力和小内核 x 各自在 H100 上测得的固定时间），在其搬运字节的时间之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="288"/>
+        <location filename="../../engine/serving/speed.py" line="294"/>
         <source>Host launches per decode step</source>
         <translation>每个解码步的主机内核启动</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="289"/>
+        <location filename="../../engine/serving/speed.py" line="295"/>
         <source>layers x (kernel launches + module calls + views) issued from Python without CUDA graphs; the step is the longer of this and the GPU&apos;s</source>
         <translation>层数 x（内核启动 + 模块调用 + 视图），在没有 CUDA 图时由 Python 发出；每步取此项与 GPU 时间中较长者</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="291"/>
+        <location filename="../../engine/serving/speed.py" line="297"/>
         <source>Engine loop per decode step</source>
         <translation>每个解码步的引擎循环</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="292"/>
+        <location filename="../../engine/serving/speed.py" line="298"/>
         <source>vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (its calls&apos; measured CPU time, a fixed part + one per running request), in series with the forward</source>
         <translation>vLLM V1 每步的调度、输入准备、采样与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="297"/>
+        <location filename="../../engine/serving/speed.py" line="303"/>
         <source>New requests&apos; prefills</source>
         <translation>新请求的预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="298"/>
+        <location filename="../../engine/serving/speed.py" line="304"/>
         <source>(sequences - 1) x one prompt&apos;s prefill / (output tokens - 1): SGLang prefills each finished request&apos;s replacement ahead of the next decode step; vLLM V1 puts its chunks into decode steps, adding their compute beyond those steps&apos; idle compute</source>
         <translation>(序列数 - 1) x 一个提示的预填充 / (输出 token 数 - 1)：SGLang 在下一个解码步之前为每个完成请求的替换请求运行预填充；vLLM V1 把其分块放入解码步中，只增加超出这些步空闲算力的计算</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="310"/>
+        <location filename="../../engine/serving/speed.py" line="316"/>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces; llama.cpp: + the dequantization to F16 of builds before PR #8075, Metal&apos;s 32-row expert tiles, the K x Q kernel and tile decode of 2023 Metal builds</source>
         <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce；llama.cpp：再加 PR #8075 之前的构建把权重反量化为 F16 的时间、Metal 专家矩阵乘按 32 行分块多算的部分，以及 2023 年 Metal 构建中 K x Q 核与分块解码的时间</translation>
     </message>
@@ -10867,17 +11160,17 @@ GPU-hour</source>
         <translation type="vanished">vLLM V1 每步的调度、输入准备与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="304"/>
+        <location filename="../../engine/serving/speed.py" line="310"/>
         <source>MLA attention kernel</source>
         <translation>MLA 注意力内核</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="305"/>
+        <location filename="../../engine/serving/speed.py" line="311"/>
         <source>sequences x cached tokens x layers x heads / tp x (2 x (kv_lora_rank + rope dim) + 2 x kv_lora_rank) FLOPs at the bf16 rate, or the latent cache read once per sequence, the longer; its own kernel after the weight reads</source>
         <translation>序列数 x 已缓存词元数 x 层数 x 头数 / tp x (2 x (kv_lora_rank + rope 维度) + 2 x kv_lora_rank) 次浮点运算按 bf16 速率计，或每个序列读取一次潜在缓存，取两者较长者；在权重读取之后作为独立内核运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="309"/>
+        <location filename="../../engine/serving/speed.py" line="315"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
@@ -13052,7 +13345,7 @@ GPU-hour</source>
         <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="167"/>
+        <location filename="../../engine/models/presets.py" line="171"/>
         <location filename="../../engine/timing/preset_shapes.py" line="17"/>
         <source>Preset file {name} is damaged: {entry} is missing or is not what the estimate reads there ({found}).</source>
         <translation>预设文件 {name} 已损坏：{entry} 缺失，或不是估算在此读取的内容（{found}）。</translation>
@@ -13066,6 +13359,56 @@ GPU-hour</source>
         <location filename="../../engine/timing/ceiling.py" line="133"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
         <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="49"/>
+        <source>what to rent for serving needs an inference scenario: set workload to inference.</source>
+        <translation>推理的租用建议需要推理场景：请把 workload 设为 inference。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="51"/>
+        <source>the engine does not start: {why}</source>
+        <translation>引擎无法启动：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="52"/>
+        <source>holds {per} users at once per instance: {users} users need more than {most} GPUs</source>
+        <translation>每个实例同时容纳 {per} 个用户：{users} 个用户需要超过 {most} 个 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="54"/>
+        <source>TPOT {tpot} ms is over the {limit} ms target</source>
+        <translation>TPOT {tpot} 毫秒，超过 {limit} 毫秒的目标</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="55"/>
+        <source>TTFT {ttft} s is over the {limit} s target</source>
+        <translation>TTFT {ttft} 秒，超过 {limit} 秒的目标</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="56"/>
+        <source>costs {cost} an hour, over the budget of {budget}</source>
+        <translation>每小时 {cost}，超过 {budget} 的预算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="57"/>
+        <source>a million output tokens cost {cost}, over the budget of {budget}</source>
+        <translation>每百万输出 token {cost}，超过 {budget} 的预算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="58"/>
+        <source>TPOT {tpot} ms: no faster than a smaller instance of this GPU type, which costs less</source>
+        <translation>TPOT {tpot} 毫秒：不比该 GPU 型号更小、更便宜的实例快</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="60"/>
+        <source>the GPU preset has no speed figures</source>
+        <translation>该 GPU 预设没有速度数据</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="265"/>
+        <source>A context of {n} tokens is longer than the model was trained for ({trained} tokens).</source>
+        <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
     </message>
 </context>
 <context>
