@@ -59,7 +59,9 @@ def test_only_megatron_cores_rotary_code_reads_the_switch():
         t = replace(s, framework=framework)
         assert not rope_fusion_applies(t) and eager_rope_dim(t, resolve_model(t)) == 0
         assert unfused_rope_bytes(t, resolve_model(t), 2) == (0.0, 0.0)
-    assert KEY_SPECS["apply_rope_fusion"].applies_to == "framework megatron"
+    # Meta's Llama 3 stack borrows Megatron's facts as a stand-in, not its model code
+    assert not rope_fusion_applies(replace(s, framework="meta-llama3"))
+    assert KEY_SPECS["apply_rope_fusion"].applies_to == "framework megatron, verl-megatron, nemo-rl-megatron"
 
 
 def test_partial_rotary_counts_the_rotated_width():
