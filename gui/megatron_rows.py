@@ -77,8 +77,8 @@ class MegatronRows(QObject):
         self.rope_fusion = QCheckBox(self.tr("rotary embedding in one fused kernel"))
         self.rope_fusion.setToolTip(self.tr(
             "Megatron apply_rope_fusion (on unless --no-rope-fusion): off, Megatron-Core rotates the queries and keys "
-            "with separate element-wise kernels that read and write them several more times. It changes the step "
-            "time, not the memory estimate."))
+            "with separate element-wise kernels that read and write them several more times, and keeps a cosine "
+            "and a sine table per layer for the backward (4 x sequence x rotated head width elements)."))
         form.addRow(self.tr("Rotary embedding (RoPE)"), self.rope_fusion)
         self.cuda_graphs = ValueCombo(choice_items("cuda_graphs", {
             "auto": self.tr("as the framework does it (auto)"),

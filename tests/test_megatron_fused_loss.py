@@ -67,7 +67,7 @@ def test_megatron_launch_with_the_native_fusion_imports_it():
     # --cross-entropy-fusion-impl default "native"
     assert _imported_loss("--cross-entropy-loss-fusion") == "megatron-fused"
     assert _imported_loss("--cross-entropy-loss-fusion --cross-entropy-fusion-impl te") == "te"
-    assert _imported_loss("") == "auto"
+    assert _imported_loss("") == "megatron-unfused"  # the flag off (tests/test_megatron_rope_keys.py)
 
 
 def test_megatron_reference_keeps_the_whole_vision_tower():

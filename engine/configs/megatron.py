@@ -41,6 +41,14 @@ def read(c: Collector, text: str) -> None:
     for flag, value in flags:
         a[flag] = True if value is None else value
     read_flags(c, a, text)
+    if "--cross-entropy-loss-fusion" not in a and not re.search(r"megatron[./]bridge|\bmodel\.\w+=", text):
+        # Megatron-LM's own loss without the flag: vocab_parallel_cross_entropy(logits.float()) unfused (the flag came
+        # with NVIDIA/Megatron-LM 7b4a6d76c9, 2024-06-14, store_true; still off by default at d98e8a64:
+        # megatron/core/model_parallel_config.py line 320 cross_entropy_loss_fusion False, the arguments generated
+        # from it since 639c08ab82). Megatron-Bridge / NeMo recipes set it in Python, not in such a script.
+        c.assume("cross_entropy", "megatron-unfused", message(QT_TRANSLATE_NOOP(
+            "engine", "Megatron-LM runs its unfused vocab-parallel loss unless --cross-entropy-loss-fusion is given "
+            "(megatron/core/model_parallel_config.py: cross_entropy_loss_fusion defaults to False)")))
 
 
 def read_flags(c: Collector, a: dict[str, Any], text: str, model_from_shape: bool = True) -> None:

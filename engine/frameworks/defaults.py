@@ -179,6 +179,7 @@ TABLE: dict[str, FrameworkDefaults] = {
         loss_parallel_by_default=True, loss_always_parallel=True, vocab_parallel_embedding=True,
         sp_saves_gathered_inputs=False, pipeline_frees_sent_outputs=True, cp_ring_attention=False,
         ep_all_to_all_dispatch=False, te_layers=True, selective_by_modules=True, takes_megatron_arguments=True,
+        megatron_core_rope=True,
         # Megatron-Core's MLA (megatron/core/transformer/multi_latent_attention.py at core_v0.14.0 lines 367-435 and
         # 24bad8e6 lines 525-601: linear_q_down_proj / linear_kv_down_proj, TELinear in the TE spec (gpt_layer_specs.py
         # backend.linear()), get parallel_mode 'duplicated'; extensions/transformer_engine.py TELinear (core_v0.14.0

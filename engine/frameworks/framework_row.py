@@ -92,6 +92,12 @@ class FrameworkDefaults:
     # modules named by --recompute-modules (default core_attn) rather than the attention core alone
     te_layers: bool = False
     selective_by_modules: bool = False
+    # Megatron-Core's rotary embedding with its apply_rope_fusion switch (scenario key apply_rope_fusion): the fused
+    # kernel or apply_rotary_pos_emb_bshd (megatron/core/models/common/embeddings/rotary_pos_embedding.py at
+    # NVIDIA/Megatron-LM ba773259 lines 173-244). False where the code has no such switch: Megatron-LM before
+    # a01b42ccac (2023-11-19, the knob) had no RoPE at all before 1e0e555c43 (2023-03-31), and the legacy model
+    # path (megatron/model/) never read the knob
+    megatron_core_rope: bool = False
     # An MLA layer's down projections (engine/models/layer_shapes.py MLA_DOWN_PROJECTIONS) under tensor parallelism:
     # "" split like the other attention linears; "duplicated": Megatron-Core's TE spec builds them as TELinear with
     # parallel_mode 'duplicated', whole on every rank, each rank multiplying its own sequence-parallel tokens (the whole

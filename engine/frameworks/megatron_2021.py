@@ -37,6 +37,7 @@ def megatron_2021_row(megatron: FrameworkRow) -> FrameworkRow:
     the pipeline's sent outputs stay allocated (SOURCES); whole-layer recomputation only, no adapters (runs.py)."""
     return replace(megatron, checkpoint_save="",  # their era's default was the legacy torch format
                    id="megatron-2021", label="Megatron-LM (2021)", profile="megatron-2021",
+                   megatron_core_rope=False,  # de7dc40f88 (2021-08): no rotary embedding in Megatron-LM
                    tp_async_backward=False, tp_comm_overlap=False, main_grad_aliases_grad=True, pipeline_layouts=False,
                    pipeline_keeps_sent_outputs=True, sources=(*megatron.sources, *SOURCES),
                    parallelism=MEGATRON_2021, runs=RUNS_2021)

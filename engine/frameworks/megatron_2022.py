@@ -23,5 +23,6 @@ def megatron_2022_row(megatron: FrameworkRow) -> FrameworkRow:
     data-parallel collective after the pipeline schedule or the optimizer step, nothing beside it (SOURCES)."""
     return replace(megatron, checkpoint_save="",  # their era's default was the legacy torch format
                    id="megatron-2022", label="Megatron-LM (2022 to mid-2023)", profile="megatron-2022",
+                   megatron_core_rope=False,  # bbab79f86907 / 285068c8: no rotary embedding yet
                    tp_comm_overlap=False, pipeline_layouts=False, parallelism=MEGATRON_2022, runs=RUNS_2022,
                    sources=(*megatron.sources, *SOURCES))

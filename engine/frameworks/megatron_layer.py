@@ -90,6 +90,8 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
                 # copies (get_query_key_value_tensors), K and V stay views of that output
                 out.append(("attention: query reshaped out of the fused QKV output (a copy)", c * t * q))
             out.extend(_softmax_saved(ctx, spec, spec.heads / tp))
+        if ctx.eager_rope_dim:
+            out.append(_eager_rope_saved(ctx))
         _attention_output(ctx, q, lin, recompute, out)
     if spec.residual_dropout:
         # hidden dropout (Megatron's default hidden_dropout 0.1; the Llama-style bridges set 0): the fused
@@ -114,6 +116,21 @@ def megatron_layer_terms(ctx, spec: ModelSpec, moe: bool, recompute: frozenset[s
                 out.append(("MLP: fc1 output kept by the fused bias-GeLU", c * t * f))
                 out.append(("MLP: GeLU output kept by linear_fc2", lin * t * f))
     return out
+
+
+def _eager_rope_saved(ctx) -> tuple[str, float]:  # noqa: ANN001
+    """What Megatron-Core's eager rotary embedding (apply_rope_fusion false) keeps for backward, per layer and
+    micro-batch: apply_rotary_pos_emb_bshd (megatron/core/models/common/embeddings/rotary_pos_embedding.py at
+    NVIDIA/Megatron-LM ba773259 lines 185-196; rope_utils.py _apply_rotary_pos_emb_bshd at d98e8a64 lines 130-156)
+    builds cos_ = torch.cos(freqs).to(t.dtype) and sin_ likewise, [s, 1, 1, rot_dim] (freqs carries no batch
+    dimension, and under context parallelism only the rank's s / cp positions: lines 110-114), anew in each of the
+    two calls (q, then k: transformer/attention.py lines 285-290). t * cos_ and rotate_half(t) * sin_ save cos_ and
+    sin_ (autograd keeps a product's other operand for the one that needs a gradient; the rotated half and t itself
+    are not kept, since cos_ and sin_ need none). So 4 x s / cp x rot_dim elements in the compute dtype a layer;
+    the fused kernel saves the model's one freqs tensor, shared by every layer (GPTModel.forward builds it once)."""
+    positions = ctx.t / ctx.b
+    return ("attention: cos and sin of the eager RoPE, kept by its q and k products (apply_rope_fusion off)",
+            4 * ctx.compute * positions * ctx.eager_rope_dim)
 
 
 def _attention_output(ctx, width: float, lin: float, recompute: frozenset[str], out: Terms) -> None:  # noqa: ANN001

@@ -57,6 +57,7 @@ def megatron_zb_row(megatron: FrameworkRow) -> FrameworkRow:
     """Megatron's row (its memory facts) with the fork's layouts (PARALLELISM) and time profile ("megatron-zb":
     megatron's, with the legacy ParallelAttention's eager softmax and measured rate)."""
     return replace(megatron, id="megatron-zb", label="Megatron-LM (Zero Bubble PP fork)", profile="megatron-zb",
+                   megatron_core_rope=False,  # the legacy GPTModel (no --use-mcore-models): no RoPE switch
                    parallelism=PARALLELISM,
                    sources=(*megatron.sources, ("Zero Bubble fork", f"{_FORK}: Megatron-LM 9290c730 with the "
                                                 "zero-bubble schedules; its layouts: engine/frameworks/megatron_zb.py")))

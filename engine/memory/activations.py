@@ -62,6 +62,8 @@ class ActContext:
     # recompute rebuilds (recompute_modules).
     megatron: bool = False
     recompute: frozenset[str] = frozenset()
+    # rot_dim of Megatron-Core's eager rotary embedding where it runs (engine/scenario/megatron_rope.py), else 0
+    eager_rope_dim: int = 0
     fp8_scale: float = 0.0  # bytes of block scales per fp8 element a TE linear keeps (MXFP8, blockwise)
     quant_bytes: float = 1.0  # bytes of one quantized element a TE linear keeps: fp8 1, NVFP4 0.5 (E2M1)
     etp: int = 0  # Megatron's expert tensor-parallel size (0: tp)
@@ -90,7 +92,7 @@ class ActContext:
                self.ring_output_copied, self.unsloth_lora, self.ep_dispatch, self.megatron, self.recompute,
                self.fp8_scale, self.liger, self.etp, self.sp_gathers_per_block, self.padding_mask,
                self.ulysses, self.lora_autocast, self.fused_rms_norm, self.quant_bytes, self.dequantized_backward,
-               self.adapter_dtype_differs)
+               self.adapter_dtype_differs, self.eager_rope_dim)
         object.__setattr__(self, "_key", key)
         object.__setattr__(self, "_hash", hash(key))
 

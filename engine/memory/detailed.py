@@ -12,6 +12,7 @@ from ..models.architecture import ModelSpec
 from ..models.vision import tower_activation_bytes, tower_block_bytes, tower_forward_peak_bytes
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour, accelerate_native_amp, adapter_dtype_bytes, behaviour, bf16_adapters_on_fp16
+from ..scenario.megatron_rope import eager_rope_dim
 from ..scenario.memo import ScenarioMemo
 from ..scenario.pipeline_ends import holds_head
 from ..scenario.recompute_layers import partial_recompute
@@ -97,6 +98,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         unsloth_lora=fw.fused_lora_kernels and s.method in ("lora", "qlora"),
         ep_dispatch=all_to_all_dispatch(s, spec.is_moe),
         megatron=fw.te_layers,
+        eager_rope_dim=eager_rope_dim(s, spec) if fw.te_layers else 0,
         recompute=(frozenset(s.recompute_modules) if fw.selective_by_modules and s.checkpointing == "selective"
                    else frozenset()),
         # MXFP8 keeps one E8M0 scale byte per 32 elements, blockwise one fp32 scale per 128 (Transformer Engine

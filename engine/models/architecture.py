@@ -76,6 +76,9 @@ class ModelSpec(FamilyShapes):
     mlp_gated: bool = True  # gate x act(up) (SwiGLU/GeGLU); False: act(up_proj) -> down_proj (MPT, GPT-2 style)
     position_embedding_params: int = 0  # learned absolute position embeddings (MPT without ALiBi)
     rope: bool = True  # rotary embeddings rotate q and k into new tensors (MPT: learned positions or ALiBi)
+    # the share of each q/k head the rotary embedding rotates (transformers partial_rotary_factor / GPT-NeoX rotary_pct;
+    # Megatron rotary_percent: RotaryEmbedding's dim = int(kv_channels x rotary_percent)); the rest passes through
+    rotary_fraction: float = 1.0
     parallel_residual: bool = False  # GPT-NeoX: attention and MLP both read the layer input (x + attn(x) + mlp(x))
     norm_bias: bool = False  # LayerNorms with a bias beside the weight (GPT-NeoX, Phi-2)
     head_bias: bool = False  # the lm_head carries a bias (Phi-1.5/2)

@@ -72,8 +72,25 @@ def _check_experts(fields: dict[str, Any], model_type: str) -> None:
             "each must be at least 1."), model_type=model_type, n=fields.get("n_experts", 0), k=fields.get("top_k", 0))
 
 
+def rotary_fraction(cfg: dict[str, Any]) -> float:
+    """The share of each head the rotary embedding rotates: partial_rotary_factor (Phi, Nemotron, GLM, Qwen3-Next; in
+    rope_parameters for Qwen3.5), GPT-NeoX's rotary_pct; 1 where the config names none."""
+    rope = cfg.get("rope_parameters")
+    value = cfg.get("partial_rotary_factor", cfg.get("rotary_pct"))
+    if value is None and isinstance(rope, dict):
+        value = rope.get("partial_rotary_factor")
+    return float(value) if isinstance(value, (int, float)) and 0 < value <= 1 else 1.0
+
+
 def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     """Describe a decoder-only model from the contents of its config.json."""
+    spec = _model_from_hf_config(config, name)
+    cfg, model_type = _text_model_config(config)
+    fraction = rotary_fraction(with_class_defaults(cfg, model_type))  # GPT-NeoX's class default rotary_pct is 0.25
+    return dataclasses.replace(spec, rotary_fraction=fraction) if spec.rope and fraction != 1.0 else spec
+
+
+def _model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     cfg, model_type = _text_model_config(config)
     cfg = with_class_defaults(cfg, model_type)  # keys the file leaves out: its model class's defaults
     check_hf_config(cfg)  # every value's type and range, before any is used
@@ -88,7 +105,7 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     if layout != model_type and model_type in SUPPORTED_MODEL_TYPES:
         # The same layers as `layout` (+ a vision tower read from the outer config).
         text_only = {k: v for k, v in cfg.items() if k not in ("vision_config", "text_config")}
-        spec = model_from_hf_config({**text_only, "model_type": layout}, name)
+        spec = _model_from_hf_config({**text_only, "model_type": layout}, name)
         return dataclasses.replace(spec, model_type=model_type, vision=vision_from_config(config, spec.hidden))
     if model_type not in SUPPORTED_MODEL_TYPES:
         why = _UNSUPPORTED_REASONS.get(model_type, "its layer layout is not described by the engine")

@@ -149,7 +149,9 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         path = "fused"
     elif s.cross_entropy == "standard":
         path = "standard"
-    elif s.cross_entropy == "megatron-fused":  # Megatron's own loss: the log-probs are its per-token losses
+    elif s.cross_entropy in ("megatron-fused", "megatron-unfused"):
+        # Megatron's own loss, fused or not (the same vocab_parallel_cross_entropy call with or without the flag):
+        # the log-probs are its per-token losses
         path = "model-loss"
     sp = s.ulysses_sequence_parallel_size
     padding_free = s.packing == "padding-free" or sp > 1

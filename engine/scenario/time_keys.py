@@ -214,8 +214,15 @@ class TimeKeys:
         "--no-rope-fusion: megatron/training/arguments.py at NVIDIA/Megatron-LM ba773259, core_v0.6.0); false: "
         "Megatron-Core's eager apply_rotary_pos_emb_bshd (t * cos, the rotated half's negation and concatenation, "
         "* sin, the sum and a last concatenation: 10 more elements read and written forward and 11 backward per "
-        "query and key unit, engine/timing/rope_fusion.py)",
-        Flag(), affects=TIME_ONLY, applies_to=MEGATRON)
+        "rotated query and key unit, engine/timing/rope_fusion.py; and cos and sin kept for backward, 4 x sequence / "
+        "CP x rot_dim elements a layer, engine/frameworks/megatron_layer.py). Only Megatron-Core's rotary code reads "
+        "it (verl's and NeMo-RL's Megatron workers run it too; Megatron-LM from a01b42ccac, 2023-11; the 2021-2023 "
+        "releases had no RoPE switch, the Zero Bubble fork runs the legacy model); Megatron-Bridge / NeMo 2.0 runs "
+        "take it from their model provider: on for Llama, Mixtral, Nemotron (Megatron-Bridge llama_bridge.py line "
+        "60 and nemotron_bridge.py line 71 at 067f987d; NeMo llm/gpt/model/llama.py line 81) and wherever "
+        "scripts/performance/utils/overrides.py lines 81-82 force it; off under Megatron-Core's TransformerConfig "
+        "default (Qwen and other GPTModelProvider models outside that harness), which such a run states",
+        Flag(), applies_to="framework megatron, verl-megatron, nemo-rl-megatron")
     pipeline_partition: str = declare(
         "even", "how the layers are split over pipeline stages: even (Megatron's split, the first stages taking the "
         "remainder); or DeepSpeed PipelineModule's partition method as Megatron-DeepSpeed's GPT model passes it "

@@ -7,35 +7,31 @@ torch.cat((-x2, x1)), the product with sin_, the sum, and torch.cat((t, t_pass))
 are the ops Megatron-Core's later rope_utils.py _apply_rotary_pos_emb_bshd runs (core_v0.15.0 to core_v0.18.0), which
 presets/efficiency.json gpt_oss_megatron_unfused rope_per_qk_unit counts element by element over what the fused
 kernel moves: 10 more elements forward and 11 backward per unit of the query and key widths. cos_ and sin_ are one
-head_dim-wide row per position, left out as the other rotary counts leave them out."""
+rot_dim-wide row per position, left out of the time as the other rotary counts leave them out; the memory model keeps
+them (engine/frameworks/megatron_layer.py)."""
 
 from __future__ import annotations
 
 from ..models.architecture import ModelSpec
-from ..scenario import Scenario, resolve_model
-from .data import efficiency, framework_profile
+from ..scenario import Scenario
+from ..scenario.megatron_rope import eager_rope_dim, rope_fusion_applies
+from .data import efficiency
 
-
-def rope_fusion_applies(s: Scenario, spec: ModelSpec | None = None) -> bool:
-    """Whether the scenario key apply_rope_fusion can change this scenario's step: a rotary model run by Megatron-Core's
-    own model code (the framework profile's gpt_oss_unfused fact), other than GPT-OSS, whose path always counts the
-    eager RoPE (a model with expert biases: costs.py gpt_oss_unfused_bytes), and other than multi-latent attention,
-    whose eager path is other code, not counted here (Megatron-Core multi_latent_attention.py at NVIDIA/Megatron-LM
-    d98e8a64 lines 944-975: apply_rotary_pos_emb on the 64-wide rope parts alone, then torch.cat with the nope parts,
-    against fused_apply_mla_rope_for_q / _kv writing the whole heads). The window shows the setting where this holds."""
-    spec = spec or resolve_model(s)
-    return bool(spec.rope and not spec.expert_bias and spec.attention != "mla"
-                and framework_profile(s.framework).get("gpt_oss_unfused"))
+__all__ = ["rope_fusion_applies", "unfused_rope_bytes"]
 
 
 def unfused_rope_bytes(s: Scenario, spec: ModelSpec, elem_bytes: int) -> tuple[float, float]:
     """(forward, backward) element-wise bytes per local token that the eager rotary embedding adds to one layer over
     the fused kernel, where the scenario turns Megatron's RoPE fusion off; (0, 0) where it is on, where the model has
-    no rotary embedding, where the framework does not run Megatron-Core's model code (its profile's gpt_oss_unfused
-    fact), or where the GPT-OSS path already counts the same eager RoPE (a model with expert biases: costs.py
-    gpt_oss_unfused_bytes)."""
-    if s.apply_rope_fusion or not rope_fusion_applies(s, spec):
+    no rotary embedding, where the framework does not run Megatron-Core's rotary code (engine/scenario/
+    megatron_rope.py), or where the GPT-OSS path already counts the same eager RoPE. The element counts are per
+    rotated element (t[..., :rot_dim]): under partial rotary (rotary_percent < 1) the products, the negation and the
+    rotated half's concatenation run over rot_dim only, so the count takes rot_dim / head_dim of each q/k unit (the
+    last torch.cat((t, t_pass)) over the whole head matches the fused kernel's own read and write, and the slice's
+    scatter in backward is taken at the rotated width with the rest)."""
+    rot_dim = eager_rope_dim(s, spec)
+    if not rot_dim:
         return 0.0, 0.0
     per_unit = efficiency()["gpt_oss_megatron_unfused"]["rope_per_qk_unit"]
-    units = (spec.q_dim + spec.kv_dim) / s.tp * elem_bytes
+    units = (spec.q_dim + spec.kv_dim) / s.tp * elem_bytes * rot_dim / spec.head_dim
     return per_unit["forward"] * units, per_unit["backward"] * units

@@ -3317,8 +3317,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../megatron_rows.py" line="79"/>
+        <source>Megatron apply_rope_fusion (on unless --no-rope-fusion): off, Megatron-Core rotates the queries and keys with separate element-wise kernels that read and write them several more times, and keeps a cosine and a sine table per layer for the backward (4 x sequence x rotated head width elements).</source>
+        <translation>Megatron apply_rope_fusion（除非传 --no-rope-fusion，否则开启）：关闭时，Megatron-Core 用多个独立的逐元素内核旋转 query 和 key，要多读写它们几遍，并且每层为反向保留一张余弦表和一张正弦表（4 × 序列长度 × 旋转部分的头宽 个元素）。</translation>
+    </message>
+    <message>
         <source>Megatron apply_rope_fusion (on unless --no-rope-fusion): off, Megatron-Core rotates the queries and keys with separate element-wise kernels that read and write them several more times. It changes the step time, not the memory estimate.</source>
-        <translation>Megatron apply_rope_fusion（除非传 --no-rope-fusion，否则开启）：关闭时，Megatron-Core 用多个独立的逐元素内核旋转 query 和 key，要多读写它们几遍。它影响单步时间，不影响显存估算。</translation>
+        <translation type="vanished">Megatron apply_rope_fusion（除非传 --no-rope-fusion，否则开启）：关闭时，Megatron-Core 用多个独立的逐元素内核旋转 query 和 key，要多读写它们几遍。它影响单步时间，不影响显存估算。</translation>
     </message>
     <message>
         <location filename="../megatron_rows.py" line="82"/>
@@ -7164,17 +7168,17 @@ GPU-hour</source>
         <translation>config.json（{model_type}）中有混合专家（MoE）层，专家数为 {n}，每个 token 路由到 {k} 个；两者都必须至少为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="107"/>
+        <location filename="../../engine/models/hf_config.py" line="124"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="120"/>
+        <location filename="../../engine/models/hf_config.py" line="137"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="96"/>
+        <location filename="../../engine/models/hf_config.py" line="113"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
@@ -7184,7 +7188,7 @@ GPU-hour</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="130"/>
+        <location filename="../../engine/models/hf_config.py" line="147"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
@@ -7277,72 +7281,72 @@ GPU-hour</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="234"/>
+        <location filename="../../engine/memory/detailed.py" line="236"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="237"/>
+        <location filename="../../engine/memory/detailed.py" line="239"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="241"/>
+        <location filename="../../engine/memory/detailed.py" line="243"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="272"/>
+        <location filename="../../engine/memory/detailed.py" line="274"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="275"/>
+        <location filename="../../engine/memory/detailed.py" line="277"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="281"/>
+        <location filename="../../engine/memory/detailed.py" line="283"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="286"/>
+        <location filename="../../engine/memory/detailed.py" line="288"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="304"/>
+        <location filename="../../engine/memory/detailed.py" line="306"/>
         <source>one 16-bit copy of the largest 4-bit weight matrix: each layer&apos;s 4-bit weights are unpacked into it before their matmul, and it stays allocated all step (compute bytes per weight + fp32 absmax per 64)</source>
         <translation>最大的 4-bit 权重矩阵的一份 16 位副本：每层的 4-bit 权重在矩阵乘之前解包到其中，它整步都保持分配（每个权重按计算精度字节数 + 每 64 个值一个 fp32 absmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="284"/>
+        <location filename="../../engine/memory/detailed.py" line="286"/>
         <source>the activations of one uniform group of recompute_num_layers layers, rebuilt at once during backward</source>
         <translation>一个 uniform 组（recompute_num_layers 层）的激活值，在反向时一次性重建</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="301"/>
+        <location filename="../../engine/memory/detailed.py" line="303"/>
         <source>Dequantisation buffer (4-bit weights)</source>
         <translation>反量化缓冲区（4-bit 权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="369"/>
+        <location filename="../../engine/memory/detailed.py" line="371"/>
         <source>Vision tower forward (frozen)</source>
         <translation>视觉塔前向（冻结）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="372"/>
+        <location filename="../../engine/memory/detailed.py" line="374"/>
         <source>one tower block&apos;s input and largest working set (norm output, q/k/v, attention or MLP intermediates) over the micro-batch&apos;s patches, on the weights and states alive when the forward starts; counted by what it adds above the end of the forward</source>
         <translation>视觉塔单个块的输入及其最大工作集（归一化输出、q/k/v、注意力或 MLP 中间结果），覆盖该微批次的全部图像块，叠加在前向开始时已存在的权重和状态之上；只计入它超出前向结束时刻的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="389"/>
+        <location filename="../../engine/memory/detailed.py" line="391"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="392"/>
+        <location filename="../../engine/memory/detailed.py" line="394"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -7357,22 +7361,22 @@ GPU-hour</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="333"/>
+        <location filename="../../engine/memory/detailed.py" line="335"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="336"/>
+        <location filename="../../engine/memory/detailed.py" line="338"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="397"/>
+        <location filename="../../engine/memory/detailed.py" line="399"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="400"/>
+        <location filename="../../engine/memory/detailed.py" line="402"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -9504,7 +9508,7 @@ GPU-hour</source>
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="111"/>
+        <location filename="../../engine/configs/megatron.py" line="119"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
@@ -9513,52 +9517,57 @@ GPU-hour</source>
         <translation type="vanished">TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="65"/>
+        <location filename="../../engine/configs/megatron.py" line="49"/>
+        <source>Megatron-LM runs its unfused vocab-parallel loss unless --cross-entropy-loss-fusion is given (megatron/core/model_parallel_config.py: cross_entropy_loss_fusion defaults to False)</source>
+        <translation>除非传入 --cross-entropy-loss-fusion，Megatron-LM 运行未融合的词表并行损失（megatron/core/model_parallel_config.py：cross_entropy_loss_fusion 默认为 False）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron.py" line="73"/>
         <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="119"/>
+        <location filename="../../engine/configs/megatron.py" line="127"/>
         <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
         <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="157"/>
+        <location filename="../../engine/configs/megatron.py" line="165"/>
         <source>{value} does not split into whole virtual stages on each of the {pp} pipeline ranks</source>
         <translation>{value} 无法在 {pp} 个流水线 rank 上各分成整数个虚拟阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="176"/>
+        <location filename="../../engine/configs/megatron.py" line="184"/>
         <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
         <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="202"/>
+        <location filename="../../engine/configs/megatron.py" line="210"/>
         <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="224"/>
+        <location filename="../../engine/configs/megatron.py" line="232"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="241"/>
+        <location filename="../../engine/configs/megatron.py" line="249"/>
         <source>{n} optimizer instances do not divide the {ranks} data-parallel x context-parallel ranks</source>
         <translation>{n} 个优化器实例不能整除 {ranks} 个数据并行 × 上下文并行进程</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="262"/>
+        <location filename="../../engine/configs/megatron.py" line="270"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="279"/>
+        <location filename="../../engine/configs/megatron.py" line="287"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="328"/>
+        <location filename="../../engine/configs/megatron.py" line="336"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -9732,12 +9741,12 @@ GPU-hour</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="252"/>
+        <location filename="../../engine/memory/detailed.py" line="254"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="255"/>
+        <location filename="../../engine/memory/detailed.py" line="257"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
