@@ -5379,7 +5379,7 @@ GPU-hour</source>
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_bar.py" line="181"/>
+        <location filename="../time_bar.py" line="185"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
@@ -5480,6 +5480,11 @@ GPU-hour</source>
         <location filename="../time_bar.py" line="170"/>
         <source>(%1)</source>
         <translation>（%1）</translation>
+    </message>
+    <message>
+        <location filename="../time_bar.py" line="188"/>
+        <source>Left out of the legend (%1 a step): %2</source>
+        <translation>图例中省略（每步 %1）：%2</translation>
     </message>
     <message>
         <source>output processing per decode step (eager)</source>
