@@ -20,7 +20,7 @@ from .range_words import band_multiples, likely_range_sentence
 from .timing import StepTime
 from .timing.bands import ALL, Band
 from .timing.step_result import run_range_words
-from .units import format_bytes, format_cost, format_count, format_seconds
+from .units import format_bytes, format_cost, format_count, format_gpu_count, format_seconds
 
 
 def estimate_to_json(est: Estimate, time: StepTime | None = None) -> dict[str, Any]:
@@ -120,7 +120,7 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
     widths = [max(display_width(r[i]) for r in [header, *rows]) for i in range(4)]
     line = "  ".join("-" * w for w in widths)
     out = [tr(QT_TRANSLATE_NOOP("cli", "{name}: {model} on {n} x {gpu} ({estimator})")).format(
-        name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name,
+        name=est.scenario_name, model=est.model_name, n=format_gpu_count(est.world_size), gpu=est.gpu_name,
         estimator=tr_engine(est.estimator)), ""]
     for r in (header, None, *rows, None):
         out.append(line if r is None else "  ".join(_pad(v, w, i in (1, 2)) for i, (v, w) in enumerate(zip(r, widths,

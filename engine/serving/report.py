@@ -18,7 +18,7 @@ BOUND_WORDS = {"memory": QT_TRANSLATE_NOOP("engine", "memory-bandwidth"),
                "host": QT_TRANSLATE_NOOP("engine", "host")}
 
 
-COST_LINE = QT_TRANSLATE_NOOP("engine", "A million output tokens cost {cost} on {n} GPUs")
+COST_LINE = QT_TRANSLATE_NOOP("engine", "A million output tokens cost {cost} on {n:,} GPUs")
 COST_LINE_ONE_GPU = QT_TRANSLATE_NOOP("engine", "A million output tokens cost {cost} on one GPU")
 COST_LIKELY = QT_TRANSLATE_NOOP("engine", "{line} (likely {low} to {high}, as the tokens/s range)")
 

@@ -1824,7 +1824,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="128"/>
+        <location filename="../fit_panel.py" line="132"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1833,78 +1833,78 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="157"/>
+        <location filename="../fit_panel.py" line="161"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="181"/>
+        <location filename="../fit_panel.py" line="185"/>
         <source>Its framework cannot run this layout (see the warnings). Plans from the layout it can run, least disruptive first:</source>
         <translation>其框架无法运行此布局（见警告）。以下是从它能运行的布局出发的方案，改动最少的在前：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="184"/>
+        <location filename="../fit_panel.py" line="188"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="186"/>
+        <location filename="../fit_panel.py" line="190"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="188"/>
+        <location filename="../fit_panel.py" line="192"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="191"/>
+        <location filename="../fit_panel.py" line="195"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="195"/>
+        <location filename="../fit_panel.py" line="199"/>
         <source>Largest %(family)s model that fits the layout %(framework)s can run (%(settings)s): %(model)s</source>
         <translation>在 %(framework)s 能运行的布局（%(settings)s）下能装下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="197"/>
+        <location filename="../fit_panel.py" line="201"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="200"/>
+        <location filename="../fit_panel.py" line="204"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="202"/>
-        <location filename="../fit_panel.py" line="244"/>
+        <location filename="../fit_panel.py" line="206"/>
+        <location filename="../fit_panel.py" line="248"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="203"/>
+        <location filename="../fit_panel.py" line="207"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207"/>
+        <location filename="../fit_panel.py" line="211"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="208"/>
+        <location filename="../fit_panel.py" line="212"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="210"/>
+        <location filename="../fit_panel.py" line="214"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212"/>
+        <location filename="../fit_panel.py" line="216"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1913,27 +1913,27 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="227"/>
+        <location filename="../fit_panel.py" line="231"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="227"/>
+        <location filename="../fit_panel.py" line="231"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="229"/>
+        <location filename="../fit_panel.py" line="233"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="233"/>
+        <location filename="../fit_panel.py" line="237"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="237"/>
+        <location filename="../fit_panel.py" line="241"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -2449,8 +2449,8 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../pickers.py" line="395"/>
-        <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
-        <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
+        <source>%(n)s × %(gpu)s%(custom)s, %(mem)s each</source>
+        <translation>%(n)s × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
 </context>
 <context>
@@ -2752,88 +2752,93 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="71"/>
-        <source>none up to 1024</source>
-        <translation>1024 张以内都不够</translation>
+        <location filename="../fit_panel.py" line="72"/>
+        <source>none up to %1</source>
+        <translation>%1 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="73"/>
+        <location filename="../fit_panel.py" line="75"/>
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="82"/>
+        <location filename="../fit_panel.py" line="84"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连微批次 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="84"/>
+        <location filename="../fit_panel.py" line="86"/>
         <source>not even micro-batch 1 fits</source>
         <translation>连微批次 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="95"/>
+        <location filename="../fit_panel.py" line="92"/>
+        <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP and PP only: %(tp)s</source>
+        <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，仅用 TP 和 PP：%(tp)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="98"/>
+        <source>TP and PP only</source>
+        <translation>TP 与 PP（不含 CP、EP）</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="99"/>
         <source>TP in a node (no PP)</source>
         <translation>节点内 TP（无 PP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="95"/>
+        <location filename="../fit_panel.py" line="99"/>
         <source>PP (no TP)</source>
         <translation>PP（无 TP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="98"/>
-        <location filename="../fit_panel.py" line="100"/>
+        <location filename="../fit_panel.py" line="102"/>
+        <location filename="../fit_panel.py" line="104"/>
         <source>with %(kind)s: %(n)s</source>
         <translation>使用 %(kind)s：%(n)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="99"/>
+        <location filename="../fit_panel.py" line="103"/>
         <source>none with sharding (%s has none)</source>
         <translation>无分片方案（%s 不支持分片）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="101"/>
+        <location filename="../fit_panel.py" line="105"/>
         <source>none with TP/PP (%s has neither)</source>
         <translation>无 TP/PP 方案（%s 两者都不支持）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="102"/>
+        <location filename="../fit_panel.py" line="106"/>
         <source>fewest GPUs %(z3)s, %(tp)s</source>
         <translation>最少 GPU 数 %(z3)s，%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="105"/>
+        <location filename="../fit_panel.py" line="109"/>
         <source>more GPUs cannot share the model (%s has no sharding, TP or PP)</source>
         <translation>更多 GPU 也无法分担模型（%s 不支持分片、TP 或 PP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="109"/>
+        <location filename="../fit_panel.py" line="113"/>
         <source>With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): %(batch)s · %(gpus)s</source>
         <translation>保留安全余量时，在 %(framework)s 能运行的布局（%(settings)s）下：%(batch)s · %(gpus)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="112"/>
+        <location filename="../fit_panel.py" line="116"/>
         <source>With the safety reserve kept: %(batch)s · %(gpus)s</source>
         <translation>保留安全余量时：%(batch)s · %(gpus)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="115"/>
+        <location filename="../fit_panel.py" line="119"/>
         <source> (the generation engine split up to a node)</source>
         <translation>（生成引擎最多拆分到一个节点）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="80"/>
+        <location filename="../fit_panel.py" line="82"/>
         <source>the generation engine&apos;s start-up decides, not the micro-batch</source>
         <translation>决定因素是生成引擎能否启动，而不是微批次</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="88"/>
-        <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
-        <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
-    </message>
-    <message>
-        <location filename="../fit_panel.py" line="76"/>
+        <location filename="../fit_panel.py" line="78"/>
         <source>micro-batch ≤ %(mb)d · no sequence length fits at micro-batch %(now)s</source>
         <translation>微批次 ≤ %(mb)d · 微批次为 %(now)s 时任何序列长度都放不下</translation>
     </message>
@@ -4466,29 +4471,29 @@ GPU-hour</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="234"/>
-        <source>%(n)d x %(gpu)s</source>
-        <translation>%(n)d × %(gpu)s</translation>
+        <location filename="../rent_panel.py" line="235"/>
+        <source>%(n)s x %(gpu)s</source>
+        <translation>%(n)s × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="236"/>
+        <location filename="../rent_panel.py" line="237"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="240"/>
+        <location filename="../rent_panel.py" line="241"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="246"/>
+        <location filename="../rent_panel.py" line="247"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="248"/>
-        <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
-        <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
+        <location filename="../rent_panel.py" line="249"/>
+        <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)s = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
+        <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)s = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
     <message>
         <source>Apply</source>
@@ -4499,7 +4504,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="256"/>
+        <location filename="../rent_panel.py" line="257"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -5635,8 +5640,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="175"/>
-        <source>%(tokens)s tokens per step on %(n)d GPUs</source>
-        <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
+        <source>%(tokens)s tokens per step on %(n)s GPUs</source>
+        <translation>%(n)s 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="176"/>
@@ -5863,8 +5868,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../results.py" line="77"/>
-        <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
-        <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
+        <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s — %(room)s%(where)s</source>
+        <translation>%(n)s × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
 </context>
 <context>
@@ -6201,42 +6206,42 @@ GPU-hour</source>
         <translation>ZeRO-1，{framework} 唯一支持的分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="111"/>
-        <source>TP in a node, then PP</source>
-        <translation>节点内 TP，再加 PP</translation>
+        <location filename="../../engine/planning/fit_report.py" line="113"/>
+        <source>TP in a node, then PP (TP and PP only)</source>
+        <translation>节点内 TP，再加 PP（仅 TP 和 PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="112"/>
+        <location filename="../../engine/planning/fit_report.py" line="114"/>
         <source>TP in a node ({framework} has no PP)</source>
         <translation>节点内 TP（{framework} 不支持 PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="113"/>
+        <location filename="../../engine/planning/fit_report.py" line="115"/>
         <source>PP ({framework} has no TP)</source>
         <translation>PP（{framework} 不支持 TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="114"/>
+        <location filename="../../engine/planning/fit_report.py" line="116"/>
         <source>  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding</source>
         <translation>  最少 GPU 数，ZeRO-3 / FSDP：无，{framework} 不支持分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="115"/>
+        <location filename="../../engine/planning/fit_report.py" line="117"/>
         <source>  fewest GPUs, TP/PP: none, {framework} has neither</source>
         <translation>  最少 GPU 数，TP/PP：无，{framework} 两者都不支持</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="122"/>
+        <location filename="../../engine/planning/fit_report.py" line="124"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="124"/>
+        <location filename="../../engine/planning/fit_report.py" line="126"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="126"/>
+        <location filename="../../engine/planning/fit_report.py" line="129"/>
         <source>  (each count splits the generation engine over as many GPUs as it can, up to a node)</source>
         <translation>  （每个数量都把生成引擎拆分到尽可能多的 GPU 上，最多一个节点）</translation>
     </message>
@@ -6622,7 +6627,7 @@ GPU-hour</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="241"/>
+        <location filename="../rent_panel.py" line="242"/>
         <location filename="../../engine/estimate_output.py" line="231"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
@@ -8068,18 +8073,18 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/solver.py" line="98"/>
-        <source>use {n} GPUs ({nodes} x {per_node}) with {layout}</source>
-        <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{layout}</translation>
+        <source>use {n:,} GPUs ({nodes} x {per_node}) with {layout}</source>
+        <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{layout}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/solver.py" line="101"/>
-        <source>use {n} GPUs ({nodes} x {per_node}) with {sharding}</source>
-        <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
+        <source>use {n:,} GPUs ({nodes} x {per_node}) with {sharding}</source>
+        <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/solver.py" line="104"/>
-        <source>more GPUs cost money: {n} instead of {old}</source>
-        <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
+        <source>more GPUs cost money: {n:,} instead of {old:,}</source>
+        <translation>更多 GPU 意味着更多花费：{n:,} 张而不是 {old:,} 张</translation>
     </message>
     <message>
         <location filename="../../engine/planning/solver.py" line="110"/>
@@ -11844,8 +11849,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/serving/report.py" line="21"/>
-        <source>A million output tokens cost {cost} on {n} GPUs</source>
-        <translation>在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
+        <source>A million output tokens cost {cost} on {n:,} GPUs</source>
+        <translation>在 {n:,} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
         <location filename="../../engine/serving/report.py" line="22"/>
