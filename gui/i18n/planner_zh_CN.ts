@@ -6457,7 +6457,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="197"/>
-        <location filename="../../engine/serving/report.py" line="146"/>
+        <location filename="../../engine/serving/report.py" line="156"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -6513,7 +6513,7 @@ GPU-hour</source>
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="122"/>
+        <location filename="../../engine/serving/report.py" line="132"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -6522,17 +6522,17 @@ GPU-hour</source>
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="127"/>
+        <location filename="../../engine/serving/report.py" line="137"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="137"/>
+        <location filename="../../engine/serving/report.py" line="147"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="147"/>
+        <location filename="../../engine/serving/report.py" line="157"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -6612,17 +6612,17 @@ GPU-hour</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="130"/>
+        <location filename="../../engine/serving/report.py" line="140"/>
         <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="141"/>
+        <location filename="../../engine/serving/report.py" line="151"/>
         <source>CPU memory (the token embeddings, and any layers kept off the GPU): {host}</source>
         <translation>CPU 内存（词嵌入表，以及留在 GPU 之外的层）：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="149"/>
+        <location filename="../../engine/serving/report.py" line="159"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -7887,177 +7887,177 @@ GPU-hour</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="42"/>
+        <location filename="../../engine/planning/fit_options.py" line="43"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="43"/>
+        <location filename="../../engine/planning/fit_options.py" line="44"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="44"/>
+        <location filename="../../engine/planning/fit_options.py" line="45"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="45"/>
+        <location filename="../../engine/planning/fit_options.py" line="46"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="48"/>
+        <location filename="../../engine/planning/fit_options.py" line="49"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="49"/>
+        <location filename="../../engine/planning/fit_options.py" line="50"/>
         <source>the frozen weights are rounded to 16 bits; the adapters train as before</source>
         <translation>冻结权重舍入为 16 位；适配器照常训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="50"/>
+        <location filename="../../engine/planning/fit_options.py" line="51"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="51"/>
+        <location filename="../../engine/planning/fit_options.py" line="52"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="52"/>
+        <location filename="../../engine/planning/fit_options.py" line="53"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="53"/>
+        <location filename="../../engine/planning/fit_options.py" line="54"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="54"/>
+        <location filename="../../engine/planning/fit_options.py" line="55"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="55"/>
+        <location filename="../../engine/planning/fit_options.py" line="56"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="65"/>
+        <location filename="../../engine/planning/fit_options.py" line="66"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="66"/>
+        <location filename="../../engine/planning/fit_options.py" line="67"/>
         <source>recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="69"/>
+        <location filename="../../engine/planning/fit_options.py" line="70"/>
         <source>recompute every layer</source>
         <translation>重算每一层</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="79"/>
+        <location filename="../../engine/planning/fit_options.py" line="80"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="89"/>
+        <location filename="../../engine/planning/fit_options.py" line="90"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="92"/>
+        <location filename="../../engine/planning/fit_options.py" line="93"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="141"/>
+        <location filename="../../engine/planning/fit_options.py" line="143"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="142"/>
+        <location filename="../../engine/planning/fit_options.py" line="144"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="143"/>
+        <location filename="../../engine/planning/fit_options.py" line="145"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="144"/>
+        <location filename="../../engine/planning/fit_options.py" line="146"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="102"/>
+        <location filename="../../engine/planning/fit_options.py" line="104"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="103"/>
+        <location filename="../../engine/planning/fit_options.py" line="105"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="104"/>
+        <location filename="../../engine/planning/fit_options.py" line="106"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="105"/>
+        <location filename="../../engine/planning/fit_options.py" line="107"/>
         <source>shard with FSDP (weights, gradients and optimizer states)</source>
         <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="110"/>
+        <location filename="../../engine/planning/fit_options.py" line="112"/>
         <source>shard over all {n} data-parallel GPUs instead of within groups of {group}</source>
         <translation>在全部 {n} 块数据并行 GPU 上分片，而不是在每 {group} 块一组内分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="115"/>
+        <location filename="../../engine/planning/fit_options.py" line="117"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="119"/>
+        <location filename="../../engine/planning/fit_options.py" line="121"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="150"/>
+        <location filename="../../engine/planning/fit_options.py" line="152"/>
         <source>load the base model in {dtype} (frozen weights in 2 bytes, as most LoRA recipes do)</source>
         <translation>以 {dtype} 加载基座模型（冻结权重每个 2 字节，大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="179"/>
+        <location filename="../../engine/planning/fit_options.py" line="181"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="196"/>
+        <location filename="../../engine/planning/fit_options.py" line="198"/>
         <source>offload the optimizer states to CPU memory ({mechanism})</source>
         <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="197"/>
+        <location filename="../../engine/planning/fit_options.py" line="199"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="199"/>
+        <location filename="../../engine/planning/fit_options.py" line="201"/>
         <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
         <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="201"/>
+        <location filename="../../engine/planning/fit_options.py" line="203"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
@@ -8097,162 +8097,162 @@ GPU-hour</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="60"/>
+        <location filename="../../engine/planning/suggest.py" line="61"/>
         <source>Upgrade PyTorch to 2.1 or later (its foreach AdamW adds eps in place)</source>
         <translation>将 PyTorch 升级到 2.1 或更高版本（其 foreach AdamW 原地加上 eps）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <location filename="../../engine/planning/suggest.py" line="63"/>
         <source>the same training; check the torch release your other libraries pin</source>
         <translation>训练内容不变；请检查其他库所固定的 torch 版本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="65"/>
+        <location filename="../../engine/planning/suggest.py" line="66"/>
         <source>Use fused AdamW ({setting})</source>
         <translation>改用融合 AdamW（{setting}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="71"/>
+        <location filename="../../engine/planning/suggest.py" line="72"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="72"/>
+        <location filename="../../engine/planning/suggest.py" line="73"/>
         <source>Recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75"/>
+        <location filename="../../engine/planning/suggest.py" line="76"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="76"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>Use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="76"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>Recompute whole layers (full activation checkpointing) and use FlashAttention</source>
         <translation>重算整层（完整激活检查点）并使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="79"/>
+        <location filename="../../engine/planning/suggest.py" line="80"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="81"/>
+        <location filename="../../engine/planning/suggest.py" line="82"/>
         <source>the same maths in tiles: no attention-score matrix is kept</source>
         <translation>同样的计算分块进行：不保存注意力分数矩阵</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="83"/>
+        <location filename="../../engine/planning/suggest.py" line="84"/>
         <source>Recompute every layer (full activation checkpointing)</source>
         <translation>重算每一层（完全激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="85"/>
+        <location filename="../../engine/planning/suggest.py" line="86"/>
         <source>the layers kept whole are recomputed too: one more forward each</source>
         <translation>原先完整保留的层也要重算：每层多一次前向计算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="90"/>
+        <location filename="../../engine/planning/suggest.py" line="91"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="92"/>
+        <location filename="../../engine/planning/suggest.py" line="93"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="95"/>
+        <location filename="../../engine/planning/suggest.py" line="96"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="105"/>
+        <location filename="../../engine/planning/suggest.py" line="106"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="110"/>
+        <location filename="../../engine/planning/suggest.py" line="111"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="114"/>
+        <location filename="../../engine/planning/suggest.py" line="115"/>
         <source>Load the base model in {dtype} (as most LoRA recipes do)</source>
         <translation>以 {dtype} 加载基座模型（大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="116"/>
+        <location filename="../../engine/planning/suggest.py" line="117"/>
         <source>the frozen weights in 2 bytes instead of 4; the adapters train as before</source>
         <translation>冻结权重每个 2 字节而不是 4 字节；适配器照常训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="121"/>
+        <location filename="../../engine/planning/suggest.py" line="122"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="123"/>
+        <location filename="../../engine/planning/suggest.py" line="124"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="126"/>
+        <location filename="../../engine/planning/suggest.py" line="127"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="128"/>
+        <location filename="../../engine/planning/suggest.py" line="129"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="130"/>
+        <location filename="../../engine/planning/suggest.py" line="131"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="132"/>
+        <location filename="../../engine/planning/suggest.py" line="133"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="134"/>
+        <location filename="../../engine/planning/suggest.py" line="135"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="136"/>
+        <location filename="../../engine/planning/suggest.py" line="137"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="139"/>
+        <location filename="../../engine/planning/suggest.py" line="140"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="140"/>
+        <location filename="../../engine/planning/suggest.py" line="141"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="142"/>
+        <location filename="../../engine/planning/suggest.py" line="143"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="144"/>
+        <location filename="../../engine/planning/suggest.py" line="145"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="167"/>
+        <location filename="../../engine/planning/suggest.py" line="168"/>
         <source>the change its framework needs to run this layout</source>
         <translation>其框架运行此布局所需的改动</translation>
     </message>
@@ -8287,7 +8287,7 @@ GPU-hour</source>
         <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="239"/>
+        <location filename="../../engine/planning/suggest.py" line="240"/>
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
@@ -9910,12 +9910,12 @@ GPU-hour</source>
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="82"/>
+        <location filename="../../engine/planning/fit_options.py" line="83"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="88"/>
+        <location filename="../../engine/planning/suggest.py" line="89"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -11863,7 +11863,17 @@ GPU-hour</source>
         <translation>{line}（可能为 {low} 至 {high}，按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="47"/>
+        <location filename="../../engine/serving/report.py" line="26"/>
+        <source>{line} by the model&apos;s estimate (likely {low} to {high}, above it, as the tokens/s range)</source>
+        <translation>{line}（模型估算值；可能为 {low} 至 {high}，高于估算值，按每秒 token 数的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="28"/>
+        <source>{line} by the model&apos;s estimate (likely {low} to {high}, below it, as the tokens/s range)</source>
+        <translation>{line}（模型估算值；可能为 {low} 至 {high}，低于估算值，按每秒 token 数的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="53"/>
         <source>{cost} (in the price&apos;s currency)</source>
         <translation>{cost}（按价格所用货币计）</translation>
     </message>
@@ -12655,12 +12665,12 @@ GPU-hour</source>
         <translation type="vanished">按阶段，模型时间及与此类似的实测运行为：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="67"/>
+        <location filename="../../engine/range_words.py" line="85"/>
         <source>one source</source>
         <translation>一个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="68"/>
+        <location filename="../../engine/range_words.py" line="86"/>
         <source>{n} sources</source>
         <translation>{n} 个来源</translation>
     </message>
@@ -12715,17 +12725,27 @@ GPU-hour</source>
         <translation>{low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="61"/>
+        <location filename="../../engine/range_words.py" line="41"/>
+        <source>{multiples} the model&apos;s estimate, above it: likely {span}</source>
+        <translation>模型估算值的 {multiples}，高于估算值：可能为 {span}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="42"/>
+        <source>{multiples} the model&apos;s estimate, below it: likely {span}</source>
+        <translation>模型估算值的 {multiples}，低于估算值：可能为 {span}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="79"/>
         <source>measured runs like this one came to {words}</source>
         <translation>与此类似的实测运行为{words}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="71"/>
+        <location filename="../../engine/range_words.py" line="89"/>
         <source>likely {time}, {hours} GPU-hours</source>
         <translation>可能为 {time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="72"/>
+        <location filename="../../engine/range_words.py" line="90"/>
         <source>likely {time}, {hours} GPU-hours, cost {cost}</source>
         <translation>可能为 {time}，{hours} GPU 小时，费用 {cost}</translation>
     </message>
