@@ -192,7 +192,7 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
     the verdict is "fits" or "tight", which runs inside the safety reserve), as one its GPU cannot run (`runs`)."""
     if refused := refused_step_text(t, tr_engine):  # its engine would not start: no step time (refused_step.py)
         parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms
-                          if term.seconds > 0 and term.key != "generation")
+                          if format_seconds(term.seconds) != format_seconds(0.0) and term.key != "generation")
         return "\n".join([refused, tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts)])
     out = [] if fits else [tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only."))]
     if fits and not runs:
@@ -216,7 +216,9 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
             likely=likely_range_sentence(format_seconds(t.seconds_range[0]), format_seconds(t.seconds_range[1]),
                                          *band_multiples(t.band.low, t.band.high), tr_engine),
             runs=t.band.runs, sources=t.band.sources, regime=regime_text(t.band, tr_engine)))
-    parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms if term.seconds > 0)
+    # a term that reads "0.0 ms" said nothing (user audit 11, as the window's legend): --json keeps every term
+    parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms
+                      if format_seconds(term.seconds) != format_seconds(0.0))
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts))
     if t.time_to_train_seconds is not None:
         # the steps beside the time, as the Time tab says them (user audit 11: a post-training run is planned in steps)
