@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import inspect
 
+import pytest
+
 from engine import estimate, scenario_from_dict
+from engine.errors import ScenarioError
 from engine.estimate_output import render_table
 from engine.messages import message
 from engine.planning import solver
@@ -61,3 +64,11 @@ def test_the_window_groups_gpu_counts_and_names_what_the_limit_counted(qtbot, tm
     win = window_from(qtbot, tmp_path, NONE_FITS)
     win.limits.refresh()
     assert "with TP and PP only: none up to 1,024" in win.limits.text()
+
+
+def test_a_refused_layout_groups_the_gpu_count_and_keeps_it_a_number():
+    # TP 3 on 1,024 GPUs (128 x 8) does not divide them (engine/scenario/consistency.py)
+    with pytest.raises(ScenarioError) as refused:
+        scenario_from_dict({**ON_1024, "tp": 3, "pp": 1})
+    assert "there are 1,024 (GPUs per node × nodes)" in str(refused.value)
+    assert dict(refused.value.detail.params)["world_size"] == 1024

@@ -6082,7 +6082,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="196"/>
-        <location filename="../../engine/estimate_output.py" line="220"/>
+        <location filename="../../engine/estimate_output.py" line="222"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
@@ -6106,12 +6106,12 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="227"/>
+        <location filename="../../engine/estimate_output.py" line="229"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="234"/>
+        <location filename="../../engine/estimate_output.py" line="236"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -6462,12 +6462,12 @@ GPU-hour</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="223"/>
+        <location filename="../../engine/estimate_output.py" line="225"/>
         <source>Time to train: {time} ({steps} steps), {hours} GPU-hours</source>
         <translation>训练总时长：{time}（{steps} 步），{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="228"/>
+        <location filename="../../engine/estimate_output.py" line="230"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6628,7 +6628,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../rent_panel.py" line="242"/>
-        <location filename="../../engine/estimate_output.py" line="231"/>
+        <location filename="../../engine/estimate_output.py" line="233"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -7668,13 +7668,13 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="49"/>
-        <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
-        <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
+        <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size:,} (GPUs per node × nodes).</source>
+        <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size:,} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="55"/>
-        <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
-        <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
+        <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size:,} (GPUs per node × nodes).</source>
+        <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size:,} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="64"/>
@@ -9251,8 +9251,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/megatron.py" line="202"/>
-        <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
-        <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
+        <source>TP x PP x CP (x EP) = {par:,} GPUs, more than the script&apos;s {world:,}: {nodes} nodes of {per_node}</source>
+        <translation>TP × PP × CP（× EP）= {par:,} 张 GPU，多于脚本中的 {world:,} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
         <location filename="../../engine/configs/megatron.py" line="224"/>
@@ -12389,8 +12389,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/scenario/framework_support.py" line="85"/>
-        <source>{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.</source>
-        <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
+        <source>{framework} runs {method} on one GPU only: {gpus:,} GPUs cannot run it.</source>
+        <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus:,} 块 GPU 运行。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/framework_support.py" line="87"/>
