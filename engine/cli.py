@@ -41,7 +41,7 @@ from .scenario.docs import schema_markdown
 from .scenario.file import load_scenario
 from .timing.bounds import check_finite
 from .timing.near_capacity import with_memory_notes
-from .units import format_bytes, format_count
+from .units import format_bytes, format_count, format_gpu_count
 from .workloads import estimate, step_time
 
 
@@ -69,7 +69,7 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
             return 0
         text = render_serving(est.serving, speed, args.unit, args.tr, args.tr_engine, scenario=scenario, title=args.tr(
             QT_TRANSLATE_NOOP("cli", "{name}: {model} on {n} x {gpu} ({engine}, {fmt})")).format(
-            name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name,
+            name=est.scenario_name, model=est.model_name, n=format_gpu_count(est.world_size), gpu=est.gpu_name,
             engine=scenario.serving_engine, fmt=scenario.weight_format))
         # the estimate's warnings, as the training text gives them (a Mac's shared pool: serving_estimate)
         text += "".join("\n" + args.tr(QT_TRANSLATE_NOOP("cli", "Warning: {text}")).format(

@@ -20,7 +20,7 @@ from .range_words import band_multiples, likely_range_sentence
 from .timing import StepTime
 from .timing.bands import ALL, Band
 from .timing.step_result import run_range_words
-from .units import format_bytes, format_cost, format_count, format_seconds
+from .units import format_bytes, format_cost, format_count, format_gpu_count, format_seconds
 
 
 def estimate_to_json(est: Estimate, time: StepTime | None = None) -> dict[str, Any]:
@@ -120,7 +120,7 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
     widths = [max(display_width(r[i]) for r in [header, *rows]) for i in range(4)]
     line = "  ".join("-" * w for w in widths)
     out = [tr(QT_TRANSLATE_NOOP("cli", "{name}: {model} on {n} x {gpu} ({estimator})")).format(
-        name=est.scenario_name, model=est.model_name, n=est.world_size, gpu=est.gpu_name,
+        name=est.scenario_name, model=est.model_name, n=format_gpu_count(est.world_size), gpu=est.gpu_name,
         estimator=tr_engine(est.estimator)), ""]
     for r in (header, None, *rows, None):
         out.append(line if r is None else "  ".join(_pad(v, w, i in (1, 2)) for i, (v, w) in enumerate(zip(r, widths,
@@ -192,7 +192,7 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
     the verdict is "fits" or "tight", which runs inside the safety reserve), as one its GPU cannot run (`runs`)."""
     if refused := refused_step_text(t, tr_engine):  # its engine would not start: no step time (refused_step.py)
         parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms
-                          if term.seconds > 0 and term.key != "generation")
+                          if format_seconds(term.seconds) != format_seconds(0.0) and term.key != "generation")
         return "\n".join([refused, tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts)])
     out = [] if fits else [tr(QT_TRANSLATE_NOOP("cli", "This plan does not fit: time shown for reference only."))]
     if fits and not runs:
@@ -216,7 +216,9 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
             likely=likely_range_sentence(format_seconds(t.seconds_range[0]), format_seconds(t.seconds_range[1]),
                                          *band_multiples(t.band.low, t.band.high), tr_engine),
             runs=t.band.runs, sources=t.band.sources, regime=regime_text(t.band, tr_engine)))
-    parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms if term.seconds > 0)
+    # a term that reads "0.0 ms" said nothing (user audit 11, as the window's legend): --json keeps every term
+    parts = ", ".join(f"{tr_engine(term.name)} {format_seconds(term.seconds)}" for term in t.terms
+                      if format_seconds(term.seconds) != format_seconds(0.0))
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts))
     if t.time_to_train_seconds is not None:
         # the steps beside the time, as the Time tab says them (user audit 11: a post-training run is planned in steps)

@@ -35,11 +35,29 @@ MULTIPLES_AND_RANGE = QT_TRANSLATE_NOOP("engine", "{multiples} the model: likely
 SPAN = QT_TRANSLATE_NOOP("engine", "{low} to {high}")
 
 
+# The whole range above (below) the model's figure: "28.8 s per step ... 1.05-1.94x the model: likely 30.2 s to
+# 55.8 s" still read as a point below its own likely range (user audit 11 item c). Where the multiples, as shown, leave
+# 1x out, the words name the model's figure as its estimate and say on which side of it the likely range lies.
+MULTIPLES_AND_RANGE_ABOVE = QT_TRANSLATE_NOOP("engine", "{multiples} the model's estimate, above it: likely {span}")
+MULTIPLES_AND_RANGE_BELOW = QT_TRANSLATE_NOOP("engine", "{multiples} the model's estimate, below it: likely {span}")
+
+
+def range_side(factor_low: float, factor_high: float) -> int:
+    """1 where the likely range lies wholly above the model's figure, -1 wholly below, 0 where it holds it; judged on
+    the multiples as shown (two decimals: multiple_text), so "1.0-1.9x" holds it."""
+    if float(multiple_text(factor_low)) > 1.0:
+        return 1
+    return -1 if float(multiple_text(factor_high)) < 1.0 else 0
+
+
 def likely_range_message(low: str, high: str, factor_low: float, factor_high: float) -> Message:
     """"1.5-4.3x the model: likely 55.2 s to 2.6 min" as a message (the plan card's rows translate it later): the
-    measured runs' multiples of their model's figure, then the range they give (`low`, `high`: formatted)."""
+    measured runs' multiples of their model's figure, then the range they give (`low`, `high`: formatted); "1.5-4.3x
+    the model's estimate, above it: likely ..." where the range leaves the figure out (range_side)."""
     span: Message | str = low if low == high else message(SPAN, low=low, high=high)
-    return message(MULTIPLES_AND_RANGE, multiples=multiples_text(factor_low, factor_high), span=span)
+    words = {1: MULTIPLES_AND_RANGE_ABOVE, -1: MULTIPLES_AND_RANGE_BELOW, 0: MULTIPLES_AND_RANGE}
+    return message(words[range_side(factor_low, factor_high)], multiples=multiples_text(factor_low, factor_high),
+                   span=span)
 
 
 def likely_range_words(low: str, high: str, factor_low: float, factor_high: float,
@@ -89,6 +107,6 @@ def run_range_message(time_range: tuple[float, float], hours_range: tuple[float,
                    cost=span(f"{cost_range[0]:,.0f}", format_cost(cost_range[1], currency)))
 
 
-__all__ = ["MULTIPLES_AND_RANGE", "RUN_RANGE", "RUN_RANGE_COST", "SPAN", "band_multiples", "likely_range_message",
-           "likely_range_sentence", "likely_range_words", "multiple_text", "multiples_text", "run_range_message",
-           "sources_words"]
+__all__ = ["MULTIPLES_AND_RANGE", "MULTIPLES_AND_RANGE_ABOVE", "MULTIPLES_AND_RANGE_BELOW", "RUN_RANGE",
+           "RUN_RANGE_COST", "SPAN", "band_multiples", "likely_range_message", "likely_range_sentence",
+           "likely_range_words", "multiple_text", "multiples_text", "range_side", "run_range_message", "sources_words"]

@@ -17,7 +17,7 @@ from .scenario.key_words import field_label, value_words
 from .serving import REFUSED, serving_speed
 from .serving.speed_band import speed_range_text
 from .timing import StepTime
-from .units import format_bytes, format_count, format_seconds
+from .units import format_bytes, format_count, format_gpu_count, format_seconds
 
 ASSUMPTIONS = (
     QT_TRANSLATE_NOOP("report", "Steady state: the second training step, optimizer states alive; gradients freed by "
@@ -110,7 +110,7 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
     line = tr(QT_TRANSLATE_NOOP("report", "{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); "
                                           "estimator {estimator}.")).format(
         verdict=verdict.upper() if verdict.isascii() else verdict, total=format_bytes(est.total_bytes, unit),
-        capacity=format_bytes(est.capacity_bytes, unit), n=est.world_size, gpu=est.gpu_name,
+        capacity=format_bytes(est.capacity_bytes, unit), n=format_gpu_count(est.world_size), gpu=est.gpu_name,
         # a served model's room is the engine's sentence: its full stop inside the brackets read "(... cache.);"
         room=est.room(unit).format_with(tr_engine).rstrip(".。"), estimator=tr_engine(est.estimator))
     if (note := est.host_note(unit)) is not None and (est.serving is None or est.host_bytes):  # GPUs only: said

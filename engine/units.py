@@ -59,3 +59,9 @@ def format_seconds(seconds: float) -> str:
         if abs(seconds) >= div:
             return f"{_number(seconds / div, 1 if seconds / div < 100 else 0)} {suffix}"
     return f"{_number(seconds * 1000, 1 if seconds * 1000 < 100 else 0)} ms"
+
+
+def format_gpu_count(n: int | None) -> str:
+    """A GPU count grouped as the app's other counts are (1,024, beside "24,576 tokens"): "on each of 1024 x" read
+    ungrouped (user audit 11). The app's own grouping, not the locale's; "" for None (no count)."""
+    return "" if n is None else f"{n:,}"

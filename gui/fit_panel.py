@@ -11,10 +11,11 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QVBoxLayout, QW
 from engine import PlannerError, Scenario, model_presets
 from engine.frameworks.defaults import defaults_for
 from engine.planning.family import FamilyFit, largest_model_that_fits
+from engine.planning.limits import MAX_GPUS
 from engine.planning.solver import Limits, Plan, join_notes, join_steps, limits, plans
 from engine.scenario.framework_support import framework_runs
 from engine.scenario.runnable import runnable_layouts
-from engine.units import format_bytes, format_count, format_seconds
+from engine.units import format_bytes, format_count, format_gpu_count, format_seconds
 
 from .i18n import tr_engine, tr_message
 from .search_panel import SearchPanel
@@ -68,7 +69,8 @@ class LimitsLabel(QLabel):
             return
         lim, est = self.limits, self.state.estimate
         gpus = lim.min_gpus
-        none = self.tr("none up to 1024")
+        none = self.tr("none up to %1").replace("%1", format_gpu_count(MAX_GPUS))  # grouped as the app's other counts
+        z3_n, tp_n = format_gpu_count(gpus.get("zero3")) or none, format_gpu_count(gpus.get("tp_pp")) or none
         if lim.max_micro_batch and lim.max_seq_len:
             batch = self.tr("micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens") % {
                 "mb": lim.max_micro_batch, "seq": f"{lim.max_seq_len:,}"}
@@ -85,19 +87,21 @@ class LimitsLabel(QLabel):
         counted = lim.min_gpus_counted
         if not layouts and counted.get("zero3") == "zero3" and counted.get("tp_pp") == "tp_pp":
             self.setFixedHeight(self.fontMetrics().height() * 2 + 6)
+            # "with TP/PP: none up to 1024" beside a 405B plan on 1,024 GPUs with CP 4 (user audit 11): this count
+            # lays out TP in a node then PP, never CP or EP (engine/planning/limits.py with_gpus), and says so
             self.setText(self.tr("With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: "
-                                 "%(z3)s, with TP/PP: %(tp)s") % {"batch": batch, "z3": gpus.get("zero3") or none,
-                                                                 "tp": gpus.get("tp_pp") or none})
+                                 "%(z3)s, with TP and PP only: %(tp)s") % {
+                "batch": batch, "z3": z3_n, "tp": tp_n})
             return
         # the layouts its framework runs (engine/planning/limits.py counted), and the runnable layout they are for
         label = defaults_for(self.state.scenario.framework).label
-        kinds = {"zero3": "ZeRO-3", "zero2": "ZeRO-2", "zero1": "ZeRO-1", "tp_pp": "TP/PP",
+        kinds = {"zero3": "ZeRO-3", "zero2": "ZeRO-2", "zero1": "ZeRO-1", "tp_pp": self.tr("TP and PP only"),
                  "tp": self.tr("TP in a node (no PP)"), "pp": self.tr("PP (no TP)")}
         shard, split = counted.get("zero3"), counted.get("tp_pp")
         words = {"batch": batch, "framework": label,
-                 "z3": self.tr("with %(kind)s: %(n)s") % {"kind": kinds[shard], "n": gpus.get("zero3") or none}
+                 "z3": self.tr("with %(kind)s: %(n)s") % {"kind": kinds[shard], "n": z3_n}
                  if shard else self.tr("none with sharding (%s has none)") % label,
-                 "tp": self.tr("with %(kind)s: %(n)s") % {"kind": kinds[split], "n": gpus.get("tp_pp") or none}
+                 "tp": self.tr("with %(kind)s: %(n)s") % {"kind": kinds[split], "n": tp_n}
                  if split else self.tr("none with TP/PP (%s has neither)") % label}
         gpus_words = self.tr("fewest GPUs %(z3)s, %(tp)s") % words
         if not shard and not split:  # "fewest GPUs none with sharding (X has none), none with TP/PP (X has

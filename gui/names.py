@@ -16,7 +16,7 @@ from engine.scenario import resolve_gpu, resolve_model
 def describe_setup(scenario: Scenario) -> str:
     """"<model> on <n> × <GPU>", the name offered for a scenario nobody has named."""
     gpu_name = resolve_gpu(scenario)[0]
-    gpus = f"{scenario.world_size} × {gpu_name}" if scenario.world_size > 1 else gpu_name
+    gpus = f"{scenario.world_size:,} × {gpu_name}" if scenario.world_size > 1 else gpu_name
     return QCoreApplication.translate("Actions", "%(model)s on %(gpus)s") % {
         "model": resolve_model(scenario).name, "gpus": gpus}
 

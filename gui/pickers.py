@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from engine import ModelSpec, Scenario, gpu_presets, kv_cache_bytes, model_presets, resolve_model
 from engine.scenario import CustomGpu, CustomModel
-from engine.units import format_bytes, format_count
+from engine.units import format_bytes, format_count, format_gpu_count
 
 from .local_models import SAVED_GPU_PREFIX, BackgroundScan, LocalModels
 from .state import AppState
@@ -392,6 +392,6 @@ class HardwarePicker(QGroupBox):
             show_value(spin, value)
         est = self.state.estimate
         custom = self.tr(" (custom)") if isinstance(s.gpu, CustomGpu) else ""
-        self.summary.setText(self.tr("%(n)d × %(gpu)s%(custom)s, %(mem)s each") % {
-            "n": s.world_size, "gpu": est.gpu_name, "custom": custom,
+        self.summary.setText(self.tr("%(n)s × %(gpu)s%(custom)s, %(mem)s each") % {
+            "n": format_gpu_count(s.world_size), "gpu": est.gpu_name, "custom": custom,
             "mem": format_bytes(est.capacity_bytes, self.state.unit)})

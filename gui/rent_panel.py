@@ -32,7 +32,7 @@ from engine.planning.rent_report import (
     rent_range_words,
 )
 from engine.scenario.choices import CURRENCIES
-from engine.units import format_bytes, format_cost, format_seconds
+from engine.units import format_bytes, format_cost, format_gpu_count, format_seconds
 
 from .i18n import tr_engine
 from .search_panel import SearchPanel
@@ -231,7 +231,8 @@ class RentPanel(SearchPanel):
             self.tr("%s GPU-hours (no price set)") % hours)
         plan = row.plan
         assert plan is not None
-        count = self.tr("%(n)d x %(gpu)s") % {"n": row.gpus, "gpu": row.gpu_name}  # zh "32 × …", as `fit` prints it
+        # zh "32 × …", as `fit` prints it; the count grouped (1,024) as the app's other counts
+        count = self.tr("%(n)s x %(gpu)s") % {"n": format_gpu_count(row.gpus), "gpu": row.gpu_name}
         html = (f"<b>{index}. {escape(count)}</b> · " + escape(cost) + "<br>"
                 + escape(self.tr("trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node") % {
                     "time": duration, "mfu": f"{plan.time.mfu:.0%}",
@@ -246,10 +247,10 @@ class RentPanel(SearchPanel):
                 + escape(self.tr("layout: %s") % layout_words(dict(row.changes))) + "</span>")
         line = self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))
         line.findChild(QLabel).setToolTip(self.tr(  # where the row's figures come from (engine/planning/rent.py)
-            "GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per "
+            "GPU-hours = time to train x GPUs: %(time)s x %(gpus)s = %(hours)s; cost = GPU-hours x the price per "
             "GPU-hour entered. Time to train = tokens to train / the layout's tokens per second. Nothing else is "
             "charged: no storage, network or host prices.") % {
-            "time": duration, "gpus": row.gpus, "hours": hours})
+            "time": duration, "gpus": format_gpu_count(row.gpus), "hours": hours})
 
     def apply(self, row: RentOption) -> None:
         """GPU, counts and layout in one undo step."""

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from engine import Estimate, Scenario
 from engine.memory.gpu_precision import precision_cannot_run
 from engine.models.presets import memory_tool_named
-from engine.units import format_bytes
+from engine.units import format_bytes, format_gpu_count
 
 from .explain import explain_component
 from .i18n import tr_engine, tr_message
@@ -74,9 +74,9 @@ class VerdictBanner(QLabel):
         self.setText(
             f"<span style='font-size:15pt; font-weight:bold; color:{words_colour}'>{VERDICT_SYMBOLS[est.verdict]} "
             f"{words}</span><br>"
-            + self.tr("%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s") % {
+            + self.tr("%(used)s of %(cap)s on each of %(n)s × %(gpu)s — %(room)s%(where)s") % {
                 "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit),
-                "n": est.world_size, "gpu": escape(est.gpu_name), "room": room, "where": where})
+                "n": format_gpu_count(est.world_size), "gpu": escape(est.gpu_name), "room": room, "where": where})
         if self.property("verdictColour") != colour:  # restyling re-polishes the widget: only on a change
             self.setProperty("verdictColour", colour)
             self.setStyleSheet(f"QLabel {{ border-left: 6px solid {colour}; padding: 4px 10px; }}")

@@ -31,7 +31,7 @@ from engine.serving.report import million_tokens_cost_words
 from engine.timing import MFU_DEFINITION, StepTime
 from engine.timing.near_capacity import near_capacity_share
 from engine.timing.step_result import run_range_words
-from engine.units import format_cost, format_count, format_seconds
+from engine.units import format_cost, format_count, format_gpu_count, format_seconds
 
 from .choices import choice_items, declared_choices
 from .estimates import time_problem
@@ -172,9 +172,9 @@ class TimePanel(QWidget):
             (self.tr("<b>%(step)s</b> per optimizer step · <b>%(tps)s</b> tokens/s (%(per_gpu)s per GPU) · MFU "
                      "<b>%(mfu)s</b>") if t.world_size > 1 else
              self.tr("<b>%(step)s</b> per optimizer step · <b>%(tps)s</b> tokens/s · MFU <b>%(mfu)s</b>")) % figures,
-            (self.tr("%(tokens)s tokens per step on %(n)d GPUs") if t.world_size > 1 else
+            (self.tr("%(tokens)s tokens per step on %(n)s GPUs") if t.world_size > 1 else
              self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": whole_number(locale, t.tokens_per_step),
-                                                                  "n": t.world_size}]
+                                                                  "n": format_gpu_count(t.world_size)}]
         if t.mfu_bf16_peak and t.mfu_bf16_peak != t.mfu:  # fp8, NVFP4: MFU is of their peak; tables often divide by bf16's
             lines[0] += self.tr(" (%(mfu)s of the bf16 peak)") % {"mfu": f"{t.mfu_bf16_peak:.0%}"}
         if t.band is not None:  # where the measured step likely falls (engine/timing/bands.py), on the same line

@@ -54,7 +54,7 @@ def test_hugging_face_counts_tp_in_a_node_only():
     assert report["limits"]["min_gpus_counted"] == {"dp": "dp", "zero3": "zero3", "tp_pp": "tp"}
     ev = Evaluator()
     assert smallest_layout(lay, "zero3", ev).world_size == 24 and not ev.ok(with_gpus(lay, 16, "zero3"))
-    assert "fewest GPUs, TP in a node (Hugging Face (Trainer / TRL / accelerate) has no PP): none up to 1024" \
+    assert "fewest GPUs, TP in a node (Hugging Face (Trainer / TRL / accelerate) has no PP): none up to 1,024" \
         in render_fit(report)
 
 

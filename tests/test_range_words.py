@@ -30,7 +30,13 @@ def test_the_multiples_give_the_range_to_its_digits() -> None:
     for error in (0.0471, 1.0615, -0.2425, 0.3461, -0.0007):
         factor = band_multiples(error, error)[0]
         assert abs(float(multiples_text(factor, factor)[:-1]) / factor - 1) < 0.005
-    assert likely_range_words("55.2 s", "2.6 min", 1.5, 4.3, str) == "1.5-4.3x the model: likely 55.2 s to 2.6 min"
+    assert likely_range_words("50 s", "2.6 min", 0.9, 4.3, str) == "0.9-4.3x the model: likely 50 s to 2.6 min"
+    # a range wholly above (below) the model's figure says so, naming the figure its estimate (user audit 11 item c:
+    # "28.8 s" beside "likely 30.2 s to 55.8 s" read as a contradiction)
+    assert (likely_range_words("55.2 s", "2.6 min", 1.5, 4.3, str)
+            == "1.5-4.3x the model's estimate, above it: likely 55.2 s to 2.6 min")
+    assert likely_range_words("8 s", "9 s", 0.8, 0.9, str) == "0.8-0.9x the model's estimate, below it: likely 8 s to 9 s"
+    assert likely_range_words("10 s", "19 s", 1.004, 1.9, str).startswith("1.0-1.9x the model: ")  # 1x as shown: in it
 
 
 def test_a_posttraining_step_whose_range_lies_above_it_says_the_multiples() -> None:
@@ -45,8 +51,8 @@ def test_a_posttraining_step_whose_range_lies_above_it_says_the_multiples() -> N
     low, high = t.seconds_range
     assert low > t.step_seconds  # the contradiction the words must explain
     text = render_time(t)
-    assert (f"measured runs like this one came to {multiples_text(1 + t.band.low, 1 + t.band.high)} the model: "
-            f"likely {format_seconds(low)} to {format_seconds(high)} per step") in text
+    assert (f"measured runs like this one came to {multiples_text(1 + t.band.low, 1 + t.band.high)} the model's "
+            f"estimate, above it: likely {format_seconds(low)} to {format_seconds(high)} per step") in text
 
 
 def test_time_to_train_gpu_hours_and_cost_carry_the_step_times_range() -> None:

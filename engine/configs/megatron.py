@@ -208,7 +208,7 @@ def _read_world_and_accumulation(c: Collector, a: dict[str, Any]) -> None:
             nodes,
             message(
                 QT_TRANSLATE_NOOP(
-                    "engine", "TP x PP x CP (x EP) = {par} GPUs, more than the script's {world}: {nodes} nodes of "
+                    "engine", "TP x PP x CP (x EP) = {par:,} GPUs, more than the script's {world:,}: {nodes} nodes of "
                     "{per_node}"
                 ),
                 par=needed,

@@ -25,6 +25,7 @@ from ..scenario.shard_group import shard_replicas
 from .fused_adamw import fused_adamw_options
 from .limits import MAX_GPUS, counted, min_seq_len, seq_step, tp_ok
 from .offload_suggest import HYBRID_OFFLOAD_COST
+from .pretraining import is_pretraining
 from .recompute_plans import RECOMPUTE_NOTE, RECOMPUTE_SOME, offers_some_layers
 from .rl_suggest import rl_options
 
@@ -93,7 +94,8 @@ def option_axes(s: Scenario) -> list[list[FitOption]]:
             "engine", "use the 8-bit AdamW optimizer")), _OPT8)] if eight_bit_optimizer_runs(s) else []
         if optimizer_axis := [*(FitOption(*o) for o in fused_adamw_options(s)), *eight_bit]:
             axes.append(optimizer_axis)
-    axes.append(_method_axis(s))
+    if not is_pretraining(s):  # a pre-training budget keeps its method: adapters only fine-tune (pretraining.py)
+        axes.append(_method_axis(s))
     # a shorter sequence the model takes (post-training reads prompt_len + completion_len, not seq_len)
     if s.training_objective == "sft" and (s.seq_len - 1) // seq_step(s) >= max(1, -(-min_seq_len(s) // seq_step(s))):
         axes.append([FitOption("seq", 5.0, (), None, _SEQ, "seq")])

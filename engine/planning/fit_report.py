@@ -10,7 +10,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message_json
 from ..scenario import Scenario
 from ..scenario.runnable import runnable_layouts
 from ..timing import time_to_json
-from ..units import format_bytes, format_count
+from ..units import format_bytes, format_count, format_gpu_count
 from ..workloads import estimate, require_training, step_time  # every workload, post-training as it runs
 from .family import largest_model_that_fits
 from .solver import MAX_GPUS, SEQ_STEP, join_notes, join_steps, limits, plans
@@ -108,7 +108,9 @@ def _min_gpus_lines(lim: dict[str, Any], tr: Callable[[str], str]) -> list[str]:
              "zero3": tr(QT_TRANSLATE_NOOP("cli", "ZeRO-3 / FSDP")),
              "zero2": tr(QT_TRANSLATE_NOOP("cli", "ZeRO-2, the deepest sharding {framework} has")),
              "zero1": tr(QT_TRANSLATE_NOOP("cli", "ZeRO-1, the only sharding {framework} has")),
-             "tp_pp": tr(QT_TRANSLATE_NOOP("cli", "TP in a node, then PP")),
+             # TP and PP alone, never CP or EP (limits.py with_gpus): a 405B read "none" beside a plan on 1,024 with
+             # CP 4 (user audit 11)
+             "tp_pp": tr(QT_TRANSLATE_NOOP("cli", "TP in a node, then PP (TP and PP only)")),
              "tp": tr(QT_TRANSLATE_NOOP("cli", "TP in a node ({framework} has no PP)")),
              "pp": tr(QT_TRANSLATE_NOOP("cli", "PP ({framework} has no TP)"))}
     missing = {"zero3": tr(QT_TRANSLATE_NOOP("cli", "  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding")),
@@ -121,7 +123,8 @@ def _min_gpus_lines(lim: dict[str, Any], tr: Callable[[str], str]) -> list[str]:
             continue
         out.append(tr(QT_TRANSLATE_NOOP("cli", "  fewest GPUs, {strategy}: {value}")).format(
             strategy=names.get(kind, kind).format(framework=framework),
-            value=v or tr(QT_TRANSLATE_NOOP("cli", "none up to {n}")).format(n=MAX_GPUS)))
+            value=format_gpu_count(v) or tr(QT_TRANSLATE_NOOP("cli", "none up to {n}")).format(
+                n=format_gpu_count(MAX_GPUS))))
     if lim.get("engine_split_varied"):  # engine/planning/limits.py engine_split
         out.append(tr(QT_TRANSLATE_NOOP("cli", "  (each count splits the generation engine over as many GPUs as it "
                                                "can, up to a node)")))

@@ -19,7 +19,7 @@ from ..safe_read import read_capped, unreadable_why
 from ..scenario import Scenario
 from ..scenario.choices import CURRENCIES
 from ..scenario.key_words import layout_words
-from ..units import format_bytes, format_cost, format_seconds
+from ..units import format_bytes, format_cost, format_gpu_count, format_seconds
 from .rent import TIE, RentOption, RentSearch, rent_search
 
 MAX_PRICE_FILE_BYTES = 1_000_000
@@ -186,8 +186,8 @@ def row_text(o: dict[str, Any], currency: str, tr: Callable[[str], str] = _same,
         n=o["nodes"])
     return tr(QT_TRANSLATE_NOOP("cli", "{n} x {gpu} ({nodes}): {cost}; trains in {time} at MFU {mfu:.0%}; "
                                        "layout {layout}")).format(
-        n=o["gpus"], gpu=o["gpu_name"], nodes=nodes, cost=cost, time=format_seconds(o["time_to_train_seconds"]),
-        mfu=o["mfu"], layout=layout_words(o["changes"], tr_fields))
+        n=format_gpu_count(o["gpus"]), gpu=o["gpu_name"], nodes=nodes, cost=cost,
+        time=format_seconds(o["time_to_train_seconds"]), mfu=o["mfu"], layout=layout_words(o["changes"], tr_fields))
 
 
 def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], str] = _same,

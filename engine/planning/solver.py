@@ -95,13 +95,13 @@ def _describe(base: Scenario, s: Scenario, opts: list[FitOption]) -> tuple[dict,
     if s.world_size != base.world_size:
         if s.tp * s.pp > 1:  # only the dimensions the plan uses (no "pp=1 ... pipeline bubbles" without a pipeline)
             layout = ", ".join(f"{k}={v}" for k, v in (("tp", s.tp), ("pp", s.pp)) if v > 1)
-            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n} GPUs ({nodes} x {per_node}) with {layout}"),
+            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n:,} GPUs ({nodes} x {per_node}) with {layout}"),
                                  n=s.world_size, nodes=s.nodes, per_node=s.gpus_per_node, layout=layout))
         else:  # the sharding as its framework names it (FSDP where that is its only one)
-            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n} GPUs ({nodes} x {per_node}) with {sharding}"),
+            steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n:,} GPUs ({nodes} x {per_node}) with {sharding}"),
                                  n=s.world_size, nodes=s.nodes, per_node=s.gpus_per_node,
                                  sharding=sharding_name(capabilities(s), s.effective_zero)))
-        notes.append(message(QT_TRANSLATE_NOOP("engine", "more GPUs cost money: {n} instead of {old}"),
+        notes.append(message(QT_TRANSLATE_NOOP("engine", "more GPUs cost money: {n:,} instead of {old:,}"),
                              n=s.world_size, old=base.world_size))
         notes += [message(n) for n, on in ((TP_NOTE, s.tp > 1), (PP_NOTE, s.pp > 1)) if on] if s.tp * s.pp > 1 else [
             message(ZERO_NOTE)]

@@ -26,6 +26,7 @@ from ..workloads import estimate
 from .fused_adamw import FUSED_ADAMW_NOTE, fused_adamw_setting
 from .limits import min_seq_len
 from .offload_suggest import offload_candidate
+from .pretraining import is_pretraining
 from .rl_suggest import rl_candidates
 from .serve_suggest import serving_candidates, users_as_set
 
@@ -100,7 +101,7 @@ def _what_or_where_trained(s: Scenario, spec: ModelSpec) -> list[tuple[Message, 
     """The changes of what is trained (LoRA, QLoRA, 8-bit AdamW, shorter sequences) and of where (sharding, TP, PP,
     offload)."""
     out: list[tuple[Message, dict[str, Any], str]] = []
-    if s.method in ("full", "freeze"):
+    if s.method in ("full", "freeze") and not is_pretraining(s):  # adapters only fine-tune (pretraining.py)
         precision = "bf16" if s.precision.startswith(("amp", "mixed", "fp32", "fp8", "nvfp4")) else s.precision
         out.append((message(QT_TRANSLATE_NOOP("engine", "Train LoRA adapters (r=16, all linear layers) instead of all "
                                                         "weights")),

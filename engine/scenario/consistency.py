@@ -47,14 +47,14 @@ def _check_tensor_and_pipeline_parallel(s: Any, spec: ModelSpec) -> None:
             raise ConsistencyError(
                 "tp",
                 QT_TRANSLATE_NOOP("engine", "Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; "
-                                            "there are {world_size} (GPUs per node × nodes)."),
+                                            "there are {world_size:,} (GPUs per node × nodes)."),
                 tp=s.tp, world_size=s.world_size,
             )
         raise ConsistencyError(
             "tp",
             QT_TRANSLATE_NOOP(
                 "engine", "Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) "
-                          "need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes)."
+                          "need a number of GPUs divisible by {shards}; there are {world_size:,} (GPUs per node × nodes)."
             ),
             tp=s.tp, pp=s.pp, cp=s.cp, world_size=s.world_size, shards=shards,
         )

@@ -82,7 +82,7 @@ _EVERY_LORA_LAYER = QT_TRANSLATE_NOOP("engine", "{framework} puts LoRA adapters 
                                                 "{n} layers only (lora_layers) cannot run in it.")
 _NO_FP8_RECIPE = QT_TRANSLATE_NOOP("engine", "{framework} has no fp8 recipe \"{recipe}\": it runs {recipes}.")
 _NO_METHOD = QT_TRANSLATE_NOOP("engine", "{framework} has no {method}.")
-_ONE_GPU = QT_TRANSLATE_NOOP("engine", "{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.")
+_ONE_GPU = QT_TRANSLATE_NOOP("engine", "{framework} runs {method} on one GPU only: {gpus:,} GPUs cannot run it.")
 # a framework on its own Metal kernels (FrameworkDefaults.metal_only: MLX) on a GPU that does not run them
 _METAL_ONLY = QT_TRANSLATE_NOOP("engine", "{framework} runs on Apple GPUs only (MLX's Metal kernels): the {gpu} "
                                           "cannot run it.")

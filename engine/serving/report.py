@@ -18,9 +18,15 @@ BOUND_WORDS = {"memory": QT_TRANSLATE_NOOP("engine", "memory-bandwidth"),
                "host": QT_TRANSLATE_NOOP("engine", "host")}
 
 
-COST_LINE = QT_TRANSLATE_NOOP("engine", "A million output tokens cost {cost} on {n} GPUs")
+COST_LINE = QT_TRANSLATE_NOOP("engine", "A million output tokens cost {cost} on {n:,} GPUs")
 COST_LINE_ONE_GPU = QT_TRANSLATE_NOOP("engine", "A million output tokens cost {cost} on one GPU")
 COST_LIKELY = QT_TRANSLATE_NOOP("engine", "{line} (likely {low} to {high}, as the tokens/s range)")
+# the likely costs all above (below) the model's: "1.51 USD (likely 1.55 to 1.83 USD)" read as a cost below its own
+# likely range (user audit 11 item c); the words name the model's figure and the side (engine/range_words.py)
+COST_LIKELY_ABOVE = QT_TRANSLATE_NOOP("engine", "{line} by the model's estimate (likely {low} to {high}, above it, as "
+                                                "the tokens/s range)")
+COST_LIKELY_BELOW = QT_TRANSLATE_NOOP("engine", "{line} by the model's estimate (likely {low} to {high}, below it, as "
+                                                "the tokens/s range)")
 
 
 def million_tokens_cost(s: Scenario, speed: ServingSpeed) -> tuple[float, float, float] | None:
@@ -47,8 +53,12 @@ def million_tokens_cost_words(s: Scenario, speed: ServingSpeed) -> Message | Non
         QT_TRANSLATE_NOOP("engine", "{cost} (in the price's currency)"), cost=f"{cost:,.2f}")
     line = message(COST_LINE, cost=money, n=s.world_size) if s.world_size != 1 else message(COST_LINE_ONE_GPU,
                                                                                             cost=money)
-    return line if low == high else message(COST_LIKELY, line=line, low=f"{low:,.2f}",
-                                            high=f"{high:,.2f} {s.currency}".rstrip())
+    if low == high:
+        return line
+    shown = [f"{v:,.2f}" for v in (low, cost, high)]
+    words = (COST_LIKELY_ABOVE if low > cost and shown[0] != shown[1] else
+             COST_LIKELY_BELOW if high < cost and shown[2] != shown[1] else COST_LIKELY)
+    return message(words, line=line, low=shown[0], high=f"{shown[2]} {s.currency}".rstrip())
 
 
 def _identity(text: str) -> str:

@@ -1824,7 +1824,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="128"/>
+        <location filename="../fit_panel.py" line="132"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1833,78 +1833,78 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="157"/>
+        <location filename="../fit_panel.py" line="161"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="181"/>
+        <location filename="../fit_panel.py" line="185"/>
         <source>Its framework cannot run this layout (see the warnings). Plans from the layout it can run, least disruptive first:</source>
         <translation>其框架无法运行此布局（见警告）。以下是从它能运行的布局出发的方案，改动最少的在前：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="184"/>
+        <location filename="../fit_panel.py" line="188"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="186"/>
+        <location filename="../fit_panel.py" line="190"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="188"/>
+        <location filename="../fit_panel.py" line="192"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="191"/>
+        <location filename="../fit_panel.py" line="195"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="195"/>
+        <location filename="../fit_panel.py" line="199"/>
         <source>Largest %(family)s model that fits the layout %(framework)s can run (%(settings)s): %(model)s</source>
         <translation>在 %(framework)s 能运行的布局（%(settings)s）下能装下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="197"/>
+        <location filename="../fit_panel.py" line="201"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="200"/>
+        <location filename="../fit_panel.py" line="204"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="202"/>
-        <location filename="../fit_panel.py" line="244"/>
+        <location filename="../fit_panel.py" line="206"/>
+        <location filename="../fit_panel.py" line="248"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="203"/>
+        <location filename="../fit_panel.py" line="207"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207"/>
+        <location filename="../fit_panel.py" line="211"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="208"/>
+        <location filename="../fit_panel.py" line="212"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="210"/>
+        <location filename="../fit_panel.py" line="214"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212"/>
+        <location filename="../fit_panel.py" line="216"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1913,27 +1913,27 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="227"/>
+        <location filename="../fit_panel.py" line="231"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="227"/>
+        <location filename="../fit_panel.py" line="231"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="229"/>
+        <location filename="../fit_panel.py" line="233"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="233"/>
+        <location filename="../fit_panel.py" line="237"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="237"/>
+        <location filename="../fit_panel.py" line="241"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -2449,8 +2449,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../pickers.py" line="395"/>
+        <source>%(n)s × %(gpu)s%(custom)s, %(mem)s each</source>
+        <translation>%(n)s × %(gpu)s%(custom)s，每块 %(mem)s</translation>
+    </message>
+    <message>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
-        <translation>%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
+        <translation type="vanished">%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
 </context>
 <context>
@@ -2752,88 +2756,101 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>LimitsLabel</name>
     <message>
-        <location filename="../fit_panel.py" line="71"/>
         <source>none up to 1024</source>
-        <translation>1024 张以内都不够</translation>
+        <translation type="vanished">1024 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="73"/>
+        <location filename="../fit_panel.py" line="72"/>
+        <source>none up to %1</source>
+        <translation>%1 张以内都不够</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="75"/>
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="82"/>
+        <location filename="../fit_panel.py" line="84"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连微批次 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="84"/>
+        <location filename="../fit_panel.py" line="86"/>
         <source>not even micro-batch 1 fits</source>
         <translation>连微批次 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="95"/>
+        <location filename="../fit_panel.py" line="92"/>
+        <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP and PP only: %(tp)s</source>
+        <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，仅用 TP 和 PP：%(tp)s</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="98"/>
+        <source>TP and PP only</source>
+        <translation>TP 与 PP（不含 CP、EP）</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="99"/>
         <source>TP in a node (no PP)</source>
         <translation>节点内 TP（无 PP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="95"/>
+        <location filename="../fit_panel.py" line="99"/>
         <source>PP (no TP)</source>
         <translation>PP（无 TP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="98"/>
-        <location filename="../fit_panel.py" line="100"/>
+        <location filename="../fit_panel.py" line="102"/>
+        <location filename="../fit_panel.py" line="104"/>
         <source>with %(kind)s: %(n)s</source>
         <translation>使用 %(kind)s：%(n)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="99"/>
+        <location filename="../fit_panel.py" line="103"/>
         <source>none with sharding (%s has none)</source>
         <translation>无分片方案（%s 不支持分片）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="101"/>
+        <location filename="../fit_panel.py" line="105"/>
         <source>none with TP/PP (%s has neither)</source>
         <translation>无 TP/PP 方案（%s 两者都不支持）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="102"/>
+        <location filename="../fit_panel.py" line="106"/>
         <source>fewest GPUs %(z3)s, %(tp)s</source>
         <translation>最少 GPU 数 %(z3)s，%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="105"/>
+        <location filename="../fit_panel.py" line="109"/>
         <source>more GPUs cannot share the model (%s has no sharding, TP or PP)</source>
         <translation>更多 GPU 也无法分担模型（%s 不支持分片、TP 或 PP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="109"/>
+        <location filename="../fit_panel.py" line="113"/>
         <source>With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): %(batch)s · %(gpus)s</source>
         <translation>保留安全余量时，在 %(framework)s 能运行的布局（%(settings)s）下：%(batch)s · %(gpus)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="112"/>
+        <location filename="../fit_panel.py" line="116"/>
         <source>With the safety reserve kept: %(batch)s · %(gpus)s</source>
         <translation>保留安全余量时：%(batch)s · %(gpus)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="115"/>
+        <location filename="../fit_panel.py" line="119"/>
         <source> (the generation engine split up to a node)</source>
         <translation>（生成引擎最多拆分到一个节点）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="80"/>
+        <location filename="../fit_panel.py" line="82"/>
         <source>the generation engine&apos;s start-up decides, not the micro-batch</source>
         <translation>决定因素是生成引擎能否启动，而不是微批次</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="88"/>
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP/PP: %(tp)s</source>
-        <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
+        <translation type="vanished">保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="76"/>
+        <location filename="../fit_panel.py" line="78"/>
         <source>micro-batch ≤ %(mb)d · no sequence length fits at micro-batch %(now)s</source>
         <translation>微批次 ≤ %(mb)d · 微批次为 %(now)s 时任何序列长度都放不下</translation>
     </message>
@@ -4417,6 +4434,16 @@ GPU-hour</source>
         <translation>预算</translation>
     </message>
     <message>
+        <location filename="../rent_panel.py" line="235"/>
+        <source>%(n)s x %(gpu)s</source>
+        <translation>%(n)s × %(gpu)s</translation>
+    </message>
+    <message>
+        <location filename="../rent_panel.py" line="249"/>
+        <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)s = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
+        <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)s = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
+    </message>
+    <message>
         <location filename="../rent_panel.py" line="113"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
@@ -4471,29 +4498,27 @@ GPU-hour</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="234"/>
         <source>%(n)d x %(gpu)s</source>
-        <translation>%(n)d × %(gpu)s</translation>
+        <translation type="vanished">%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="236"/>
+        <location filename="../rent_panel.py" line="237"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="240"/>
+        <location filename="../rent_panel.py" line="241"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="246"/>
+        <location filename="../rent_panel.py" line="247"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="248"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)d = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
-        <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
+        <translation type="vanished">GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)d = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
     <message>
         <source>Apply</source>
@@ -4504,7 +4529,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="256"/>
+        <location filename="../rent_panel.py" line="257"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -5580,7 +5605,7 @@ GPU-hour</source>
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_bar.py" line="181"/>
+        <location filename="../time_bar.py" line="185"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
@@ -5683,6 +5708,11 @@ GPU-hour</source>
         <translation>（%1）</translation>
     </message>
     <message>
+        <location filename="../time_bar.py" line="188"/>
+        <source>Left out of the legend (%1 a step): %2</source>
+        <translation>图例中省略（每步 %1）：%2</translation>
+    </message>
+    <message>
         <source>output processing per decode step (eager)</source>
         <translation type="vanished">每个解码步的输出处理（eager）</translation>
     </message>
@@ -5776,6 +5806,11 @@ GPU-hour</source>
         <translation>每个优化器步 &lt;b&gt;%(step)s&lt;/b&gt; · &lt;b&gt;%(tps)s&lt;/b&gt; tokens/s · MFU &lt;b&gt;%(mfu)s&lt;/b&gt;</translation>
     </message>
     <message>
+        <location filename="../time_panel.py" line="175"/>
+        <source>%(tokens)s tokens per step on %(n)s GPUs</source>
+        <translation>%(n)s 块 GPU 上每步 %(tokens)s 个 token</translation>
+    </message>
+    <message>
         <location filename="../time_panel.py" line="179"/>
         <source> (%(mfu)s of the bf16 peak)</source>
         <translation>（相对 bf16 峰值为 %(mfu)s）</translation>
@@ -5830,9 +5865,8 @@ GPU-hour</source>
         <translation>例如 15T、300B、2e12 或 500 步（留空：不计算）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="175"/>
         <source>%(tokens)s tokens per step on %(n)d GPUs</source>
-        <translation>%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
+        <translation type="vanished">%(n)d 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="176"/>
@@ -6059,8 +6093,12 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../results.py" line="77"/>
+        <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s — %(room)s%(where)s</source>
+        <translation>%(n)s × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
+    </message>
+    <message>
         <source>%(used)s of %(cap)s on each of %(n)d × %(gpu)s — %(room)s%(where)s</source>
-        <translation>%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
+        <translation type="vanished">%(n)d × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
 </context>
 <context>
@@ -6273,7 +6311,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="196"/>
-        <location filename="../../engine/estimate_output.py" line="220"/>
+        <location filename="../../engine/estimate_output.py" line="222"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
@@ -6297,12 +6335,12 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="227"/>
+        <location filename="../../engine/estimate_output.py" line="229"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="234"/>
+        <location filename="../../engine/estimate_output.py" line="236"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -6397,42 +6435,46 @@ GPU-hour</source>
         <translation>ZeRO-1，{framework} 唯一支持的分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="111"/>
-        <source>TP in a node, then PP</source>
-        <translation>节点内 TP，再加 PP</translation>
+        <location filename="../../engine/planning/fit_report.py" line="113"/>
+        <source>TP in a node, then PP (TP and PP only)</source>
+        <translation>节点内 TP，再加 PP（仅 TP 和 PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="112"/>
+        <source>TP in a node, then PP</source>
+        <translation type="vanished">节点内 TP，再加 PP</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="114"/>
         <source>TP in a node ({framework} has no PP)</source>
         <translation>节点内 TP（{framework} 不支持 PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="113"/>
+        <location filename="../../engine/planning/fit_report.py" line="115"/>
         <source>PP ({framework} has no TP)</source>
         <translation>PP（{framework} 不支持 TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="114"/>
+        <location filename="../../engine/planning/fit_report.py" line="116"/>
         <source>  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding</source>
         <translation>  最少 GPU 数，ZeRO-3 / FSDP：无，{framework} 不支持分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="115"/>
+        <location filename="../../engine/planning/fit_report.py" line="117"/>
         <source>  fewest GPUs, TP/PP: none, {framework} has neither</source>
         <translation>  最少 GPU 数，TP/PP：无，{framework} 两者都不支持</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="122"/>
+        <location filename="../../engine/planning/fit_report.py" line="124"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="124"/>
+        <location filename="../../engine/planning/fit_report.py" line="126"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="126"/>
+        <location filename="../../engine/planning/fit_report.py" line="129"/>
         <source>  (each count splits the generation engine over as many GPUs as it can, up to a node)</source>
         <translation>  （每个数量都把生成引擎拆分到尽可能多的 GPU 上，最多一个节点）</translation>
     </message>
@@ -6650,17 +6692,17 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="197"/>
-        <location filename="../../engine/serving/report.py" line="146"/>
+        <location filename="../../engine/serving/report.py" line="156"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="223"/>
+        <location filename="../../engine/estimate_output.py" line="225"/>
         <source>Time to train: {time} ({steps} steps), {hours} GPU-hours</source>
         <translation>训练总时长：{time}（{steps} 步），{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="228"/>
+        <location filename="../../engine/estimate_output.py" line="230"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6706,7 +6748,7 @@ GPU-hour</source>
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="122"/>
+        <location filename="../../engine/serving/report.py" line="132"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -6715,17 +6757,17 @@ GPU-hour</source>
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="127"/>
+        <location filename="../../engine/serving/report.py" line="137"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="137"/>
+        <location filename="../../engine/serving/report.py" line="147"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="147"/>
+        <location filename="../../engine/serving/report.py" line="157"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -6805,23 +6847,23 @@ GPU-hour</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="130"/>
+        <location filename="../../engine/serving/report.py" line="140"/>
         <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="141"/>
+        <location filename="../../engine/serving/report.py" line="151"/>
         <source>CPU memory (the token embeddings, and any layers kept off the GPU): {host}</source>
         <translation>CPU 内存（词嵌入表，以及留在 GPU 之外的层）：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="149"/>
+        <location filename="../../engine/serving/report.py" line="159"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="241"/>
-        <location filename="../../engine/estimate_output.py" line="231"/>
+        <location filename="../rent_panel.py" line="242"/>
+        <location filename="../../engine/estimate_output.py" line="233"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -7954,14 +7996,22 @@ GPU-hour</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="49"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size} (GPUs per node × nodes).</source>
-        <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
+        <translation type="vanished">张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
+        <translation type="vanished">张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/consistency.py" line="49"/>
+        <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size:,} (GPUs per node × nodes).</source>
+        <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size:,} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="55"/>
-        <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size} (GPUs per node × nodes).</source>
-        <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
+        <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size:,} (GPUs per node × nodes).</source>
+        <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size:,} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/consistency.py" line="64"/>
@@ -8174,177 +8224,177 @@ GPU-hour</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="42"/>
+        <location filename="../../engine/planning/fit_options.py" line="43"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="43"/>
+        <location filename="../../engine/planning/fit_options.py" line="44"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="44"/>
+        <location filename="../../engine/planning/fit_options.py" line="45"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="45"/>
+        <location filename="../../engine/planning/fit_options.py" line="46"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="48"/>
+        <location filename="../../engine/planning/fit_options.py" line="49"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="49"/>
+        <location filename="../../engine/planning/fit_options.py" line="50"/>
         <source>the frozen weights are rounded to 16 bits; the adapters train as before</source>
         <translation>冻结权重舍入为 16 位；适配器照常训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="50"/>
+        <location filename="../../engine/planning/fit_options.py" line="51"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="51"/>
+        <location filename="../../engine/planning/fit_options.py" line="52"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="52"/>
+        <location filename="../../engine/planning/fit_options.py" line="53"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="53"/>
+        <location filename="../../engine/planning/fit_options.py" line="54"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="54"/>
+        <location filename="../../engine/planning/fit_options.py" line="55"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="55"/>
+        <location filename="../../engine/planning/fit_options.py" line="56"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="65"/>
+        <location filename="../../engine/planning/fit_options.py" line="66"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="66"/>
+        <location filename="../../engine/planning/fit_options.py" line="67"/>
         <source>recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="69"/>
+        <location filename="../../engine/planning/fit_options.py" line="70"/>
         <source>recompute every layer</source>
         <translation>重算每一层</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="79"/>
+        <location filename="../../engine/planning/fit_options.py" line="80"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="89"/>
+        <location filename="../../engine/planning/fit_options.py" line="90"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
         <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="92"/>
+        <location filename="../../engine/planning/fit_options.py" line="93"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="141"/>
+        <location filename="../../engine/planning/fit_options.py" line="143"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="142"/>
+        <location filename="../../engine/planning/fit_options.py" line="144"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="143"/>
+        <location filename="../../engine/planning/fit_options.py" line="145"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="144"/>
+        <location filename="../../engine/planning/fit_options.py" line="146"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="102"/>
+        <location filename="../../engine/planning/fit_options.py" line="104"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="103"/>
+        <location filename="../../engine/planning/fit_options.py" line="105"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="104"/>
+        <location filename="../../engine/planning/fit_options.py" line="106"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="105"/>
+        <location filename="../../engine/planning/fit_options.py" line="107"/>
         <source>shard with FSDP (weights, gradients and optimizer states)</source>
         <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="110"/>
+        <location filename="../../engine/planning/fit_options.py" line="112"/>
         <source>shard over all {n} data-parallel GPUs instead of within groups of {group}</source>
         <translation>在全部 {n} 块数据并行 GPU 上分片，而不是在每 {group} 块一组内分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="115"/>
+        <location filename="../../engine/planning/fit_options.py" line="117"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="119"/>
+        <location filename="../../engine/planning/fit_options.py" line="121"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="150"/>
+        <location filename="../../engine/planning/fit_options.py" line="152"/>
         <source>load the base model in {dtype} (frozen weights in 2 bytes, as most LoRA recipes do)</source>
         <translation>以 {dtype} 加载基座模型（冻结权重每个 2 字节，大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="179"/>
+        <location filename="../../engine/planning/fit_options.py" line="181"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="196"/>
+        <location filename="../../engine/planning/fit_options.py" line="198"/>
         <source>offload the optimizer states to CPU memory ({mechanism})</source>
         <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="197"/>
+        <location filename="../../engine/planning/fit_options.py" line="199"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="199"/>
+        <location filename="../../engine/planning/fit_options.py" line="201"/>
         <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
         <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="201"/>
+        <location filename="../../engine/planning/fit_options.py" line="203"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
@@ -8360,18 +8410,30 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/solver.py" line="98"/>
-        <source>use {n} GPUs ({nodes} x {per_node}) with {layout}</source>
-        <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{layout}</translation>
+        <source>use {n:,} GPUs ({nodes} x {per_node}) with {layout}</source>
+        <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{layout}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/solver.py" line="101"/>
-        <source>use {n} GPUs ({nodes} x {per_node}) with {sharding}</source>
-        <translation>使用 {n} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
+        <source>use {n:,} GPUs ({nodes} x {per_node}) with {sharding}</source>
+        <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/solver.py" line="104"/>
+        <source>more GPUs cost money: {n:,} instead of {old:,}</source>
+        <translation>更多 GPU 意味着更多花费：{n:,} 张而不是 {old:,} 张</translation>
+    </message>
+    <message>
+        <source>use {n} GPUs ({nodes} x {per_node}) with {layout}</source>
+        <translation type="vanished">使用 {n} 张 GPU（{nodes} × {per_node}），{layout}</translation>
+    </message>
+    <message>
+        <source>use {n} GPUs ({nodes} x {per_node}) with {sharding}</source>
+        <translation type="vanished">使用 {n} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
+    </message>
+    <message>
         <source>more GPUs cost money: {n} instead of {old}</source>
-        <translation>更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
+        <translation type="vanished">更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
         <location filename="../../engine/planning/solver.py" line="110"/>
@@ -8384,162 +8446,162 @@ GPU-hour</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="60"/>
+        <location filename="../../engine/planning/suggest.py" line="61"/>
         <source>Upgrade PyTorch to 2.1 or later (its foreach AdamW adds eps in place)</source>
         <translation>将 PyTorch 升级到 2.1 或更高版本（其 foreach AdamW 原地加上 eps）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="62"/>
+        <location filename="../../engine/planning/suggest.py" line="63"/>
         <source>the same training; check the torch release your other libraries pin</source>
         <translation>训练内容不变；请检查其他库所固定的 torch 版本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="65"/>
+        <location filename="../../engine/planning/suggest.py" line="66"/>
         <source>Use fused AdamW ({setting})</source>
         <translation>改用融合 AdamW（{setting}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="71"/>
+        <location filename="../../engine/planning/suggest.py" line="72"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="72"/>
+        <location filename="../../engine/planning/suggest.py" line="73"/>
         <source>Recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="75"/>
+        <location filename="../../engine/planning/suggest.py" line="76"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="76"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>Use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="76"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>Recompute whole layers (full activation checkpointing) and use FlashAttention</source>
         <translation>重算整层（完整激活检查点）并使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="79"/>
+        <location filename="../../engine/planning/suggest.py" line="80"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="81"/>
+        <location filename="../../engine/planning/suggest.py" line="82"/>
         <source>the same maths in tiles: no attention-score matrix is kept</source>
         <translation>同样的计算分块进行：不保存注意力分数矩阵</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="83"/>
+        <location filename="../../engine/planning/suggest.py" line="84"/>
         <source>Recompute every layer (full activation checkpointing)</source>
         <translation>重算每一层（完全激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="85"/>
+        <location filename="../../engine/planning/suggest.py" line="86"/>
         <source>the layers kept whole are recomputed too: one more forward each</source>
         <translation>原先完整保留的层也要重算：每层多一次前向计算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="90"/>
+        <location filename="../../engine/planning/suggest.py" line="91"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="92"/>
+        <location filename="../../engine/planning/suggest.py" line="93"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="95"/>
+        <location filename="../../engine/planning/suggest.py" line="96"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="105"/>
+        <location filename="../../engine/planning/suggest.py" line="106"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="110"/>
+        <location filename="../../engine/planning/suggest.py" line="111"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="114"/>
+        <location filename="../../engine/planning/suggest.py" line="115"/>
         <source>Load the base model in {dtype} (as most LoRA recipes do)</source>
         <translation>以 {dtype} 加载基座模型（大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="116"/>
+        <location filename="../../engine/planning/suggest.py" line="117"/>
         <source>the frozen weights in 2 bytes instead of 4; the adapters train as before</source>
         <translation>冻结权重每个 2 字节而不是 4 字节；适配器照常训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="121"/>
+        <location filename="../../engine/planning/suggest.py" line="122"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="123"/>
+        <location filename="../../engine/planning/suggest.py" line="124"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="126"/>
+        <location filename="../../engine/planning/suggest.py" line="127"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="128"/>
+        <location filename="../../engine/planning/suggest.py" line="129"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="130"/>
+        <location filename="../../engine/planning/suggest.py" line="131"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="132"/>
+        <location filename="../../engine/planning/suggest.py" line="133"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="134"/>
+        <location filename="../../engine/planning/suggest.py" line="135"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="136"/>
+        <location filename="../../engine/planning/suggest.py" line="137"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="139"/>
+        <location filename="../../engine/planning/suggest.py" line="140"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="140"/>
+        <location filename="../../engine/planning/suggest.py" line="141"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="142"/>
+        <location filename="../../engine/planning/suggest.py" line="143"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="144"/>
+        <location filename="../../engine/planning/suggest.py" line="145"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="167"/>
+        <location filename="../../engine/planning/suggest.py" line="168"/>
         <source>the change its framework needs to run this layout</source>
         <translation>其框架运行此布局所需的改动</translation>
     </message>
@@ -8574,7 +8636,7 @@ GPU-hour</source>
         <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="239"/>
+        <location filename="../../engine/planning/suggest.py" line="240"/>
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
@@ -9543,8 +9605,12 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/megatron.py" line="210"/>
+        <source>TP x PP x CP (x EP) = {par:,} GPUs, more than the script&apos;s {world:,}: {nodes} nodes of {per_node}</source>
+        <translation>TP × PP × CP（× EP）= {par:,} 张 GPU，多于脚本中的 {world:,} 张：{nodes} 个节点，每个 {per_node} 张</translation>
+    </message>
+    <message>
         <source>TP x PP x CP (x EP) = {par} GPUs, more than the script&apos;s {world}: {nodes} nodes of {per_node}</source>
-        <translation>TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
+        <translation type="vanished">TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
         <location filename="../../engine/configs/megatron.py" line="232"/>
@@ -10202,12 +10268,12 @@ GPU-hour</source>
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="82"/>
+        <location filename="../../engine/planning/fit_options.py" line="83"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="88"/>
+        <location filename="../../engine/planning/suggest.py" line="89"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -12141,8 +12207,12 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/serving/report.py" line="21"/>
+        <source>A million output tokens cost {cost} on {n:,} GPUs</source>
+        <translation>在 {n:,} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
+    </message>
+    <message>
         <source>A million output tokens cost {cost} on {n} GPUs</source>
-        <translation>在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
+        <translation type="vanished">在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
         <location filename="../../engine/serving/report.py" line="22"/>
@@ -12155,7 +12225,17 @@ GPU-hour</source>
         <translation>{line}（可能为 {low} 至 {high}，按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="47"/>
+        <location filename="../../engine/serving/report.py" line="26"/>
+        <source>{line} by the model&apos;s estimate (likely {low} to {high}, above it, as the tokens/s range)</source>
+        <translation>{line}（模型估算值；可能为 {low} 至 {high}，高于估算值，按每秒 token 数的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="28"/>
+        <source>{line} by the model&apos;s estimate (likely {low} to {high}, below it, as the tokens/s range)</source>
+        <translation>{line}（模型估算值；可能为 {low} 至 {high}，低于估算值，按每秒 token 数的范围推算）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="53"/>
         <source>{cost} (in the price&apos;s currency)</source>
         <translation>{cost}（按价格所用货币计）</translation>
     </message>
@@ -12655,6 +12735,11 @@ GPU-hour</source>
         <translation>{framework} 在每一层都放置 LoRA 适配器：仅在顶部 {n} 层放置适配器（lora_layers）无法在其中运行。</translation>
     </message>
     <message>
+        <location filename="../../engine/scenario/framework_support.py" line="85"/>
+        <source>{framework} runs {method} on one GPU only: {gpus:,} GPUs cannot run it.</source>
+        <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus:,} 块 GPU 运行。</translation>
+    </message>
+    <message>
         <location filename="../../engine/scenario/pipeline_split.py" line="39"/>
         <source>{framework} runs ZB-V only with an even number of layers a pipeline stage (its --allow-padding-num-layers rounds them up to a multiple of pp): the model&apos;s {layers} layers at pp {pp} give {stage}.</source>
         <translation>{framework} 只有在每个流水线阶段的层数为偶数时才能运行 ZB-V（其 --allow-padding-num-layers 会把层数向上补齐到 pp 的倍数）：模型的 {layers} 层在 pp {pp} 下每阶段为 {stage} 层。</translation>
@@ -12670,9 +12755,8 @@ GPU-hour</source>
         <translation>{framework} 不支持 {method}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/framework_support.py" line="85"/>
         <source>{framework} runs {method} on one GPU only: {gpus} GPUs cannot run it.</source>
-        <translation>{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
+        <translation type="vanished">{framework} 只能在单块 GPU 上运行 {method}：无法用 {gpus} 块 GPU 运行。</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/framework_support.py" line="87"/>
@@ -12947,12 +13031,12 @@ GPU-hour</source>
         <translation type="vanished">按阶段，模型时间及与此类似的实测运行为：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="67"/>
+        <location filename="../../engine/range_words.py" line="85"/>
         <source>one source</source>
         <translation>一个来源</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="68"/>
+        <location filename="../../engine/range_words.py" line="86"/>
         <source>{n} sources</source>
         <translation>{n} 个来源</translation>
     </message>
@@ -13007,17 +13091,27 @@ GPU-hour</source>
         <translation>{low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="61"/>
+        <location filename="../../engine/range_words.py" line="41"/>
+        <source>{multiples} the model&apos;s estimate, above it: likely {span}</source>
+        <translation>模型估算值的 {multiples}，高于估算值：可能为 {span}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="42"/>
+        <source>{multiples} the model&apos;s estimate, below it: likely {span}</source>
+        <translation>模型估算值的 {multiples}，低于估算值：可能为 {span}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="79"/>
         <source>measured runs like this one came to {words}</source>
         <translation>与此类似的实测运行为{words}</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="71"/>
+        <location filename="../../engine/range_words.py" line="89"/>
         <source>likely {time}, {hours} GPU-hours</source>
         <translation>可能为 {time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/range_words.py" line="72"/>
+        <location filename="../../engine/range_words.py" line="90"/>
         <source>likely {time}, {hours} GPU-hours, cost {cost}</source>
         <translation>可能为 {time}，{hours} GPU 小时，费用 {cost}</translation>
     </message>

@@ -1,0 +1,38 @@
+"""Make it fit offered a 405B pre-training plan LoRA ("assumptions changed: method"; user audit 11 item d): adapters
+fine-tune a pre-trained model (Hu et al. 2021, arXiv:2106.09685 section 4) and cannot pre-train one. A full training
+whose token budget is a pre-training one, at least ~20 tokens per parameter (Hoffmann et al. 2022, arXiv:2203.15556
+Table 3: 1B parameters 20.2B tokens), keeps its method in Make it fit and in the suggestions; the same set-up without
+a budget (or with a fine-tune's) is offered LoRA / QLoRA as before. Llama 3.1 8B (8.03B parameters) in full on one
+RTX 4090 does not fit: 160.6B tokens is its 20-per-parameter budget."""
+
+from __future__ import annotations
+
+from engine import scenario_from_dict
+from engine.planning.pretraining import PRETRAINING_TOKENS_PER_PARAMETER, is_pretraining
+from engine.planning.solver import plans
+from engine.planning.suggest import suggestions
+from engine.scenario import resolve_model
+
+FULL_8B_ON_4090 = {"schema_version": 1, "model": "llama-3.1-8b", "gpu": "rtx-4090", "precision": "mixed-bf16",
+                   "method": "full", "micro_batch": 1, "grad_accum": 8, "seq_len": 2048, "checkpointing": "full"}
+
+
+def _methods_offered(data: dict) -> tuple[set[str], set[str]]:
+    s = scenario_from_dict(data)
+    planned = {p.scenario.method for p in plans(s, max_plans=5)}
+    suggested = {sug.changes.get("method", s.method) for sug in suggestions(s)}
+    return planned, suggested
+
+
+def test_a_pretraining_budget_keeps_the_method_a_fine_tune_is_offered_adapters():
+    budget = PRETRAINING_TOKENS_PER_PARAMETER * resolve_model(scenario_from_dict(FULL_8B_ON_4090)).total_params
+    assert 160e9 < budget < 161e9  # 20 x 8.03B
+    pretraining = {**FULL_8B_ON_4090, "tokens_to_train": budget}
+    fine_tune = {**FULL_8B_ON_4090, "tokens_to_train": budget // 100}
+    assert is_pretraining(scenario_from_dict(pretraining))
+    assert not is_pretraining(scenario_from_dict(fine_tune)) and not is_pretraining(scenario_from_dict(FULL_8B_ON_4090))
+    for data in (FULL_8B_ON_4090, fine_tune):
+        planned, suggested = _methods_offered(data)
+        assert {"lora", "qlora"} & planned and "lora" in suggested
+    planned, suggested = _methods_offered(pretraining)
+    assert planned == {"full"} and suggested <= {"full"}
