@@ -18,7 +18,7 @@ estimate itself decides everything, with no constant of its own:
 Cost per hour = GPUs x price per GPU-hour; per million output tokens = that / (tokens/s x 3600) x 10^6. Nothing else
 is charged. An option is left out, with why, when it does not start, holds too few users within MAX_RENT_GPUS,
 misses the TPOT or TTFT bound, or costs more than a budget. For one GPU type the smallest instance that meets every
-limit is kept first; larger instances are kept too while they are faster (a lower TPOT at the same users).
+limit is kept first; a larger one is kept too unless a kept smaller one is as fast and costs no more an hour.
 Ranking: cheapest per hour first; within TIE (1%) fewer GPUs first.
 """
 
@@ -248,6 +248,13 @@ def rank(rows: list[ServeOption]) -> list[ServeOption]:
     return out
 
 
+def _outdone(row: ServeOption, smaller: list[ServeOption]) -> bool:
+    """Whether a smaller instance of the same GPU type already kept is as fast (within TIE) and costs no more an
+    hour: a larger instance needs fewer replicas, so it can cost less (2 x H100 at tp 2 against 6 x 1) and is kept."""
+    tpot = row.tpot_seconds or math.inf
+    return any(tpot >= (k.tpot_seconds or math.inf) * (1 - TIE) and _key(k) <= _key(row) for k in smaller)
+
+
 def _sizes(s: Scenario, gpu: str) -> list[int]:
     """Instance sizes of `gpu` to try: powers of two up to the GPUs of the server it is rented in."""
     most = max(node_gpus(s, gpu), 1)
@@ -276,7 +283,7 @@ def serve_rent_search(s: Scenario, prices: Mapping[str, float], limits: ServeLim
         if preset.missing_speed_fields:
             dropped.append(ServeOption(gpu, preset.name, 0, 0, 0, price, dropped=message(NO_SPEED_FIGURES)))
             continue
-        best_tpot = math.inf
+        kept: list[ServeOption] = []
         for g in _sizes(s, gpu):
             if cancel is not None and cancel():
                 break
@@ -287,9 +294,9 @@ def serve_rent_search(s: Scenario, prices: Mapping[str, float], limits: ServeLim
                                            dropped=message(CANNOT_START, why=str(exc))))
                 continue
             options += 1
-            if row.dropped is None and (row.tpot_seconds or math.inf) < best_tpot * (1 - TIE):
-                ranked.append(row)  # a larger instance is kept only where it is faster
-                best_tpot = row.tpot_seconds or math.inf
+            if row.dropped is None and not _outdone(row, kept):
+                ranked.append(row)  # a larger instance is kept where it is faster or costs less
+                kept.append(row)
             elif row.dropped is not None:
                 dropped.append(row)
             else:  # said, not hidden: a CTO comparing tp 4 with tp 8 sees why tp 8 is not listed

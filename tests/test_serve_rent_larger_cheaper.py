@@ -1,0 +1,29 @@
+"""User audit 12: a larger instance of one GPU type can cost less an hour than the smaller one's replicas (tp 2 on
+2 x H100 holds 200 users where 1-GPU instances need 6 replicas). It was left out as "no faster than a smaller
+instance of this GPU type, which costs less", which was not true. Every figure here is the search's own."""
+
+from __future__ import annotations
+
+from engine import scenario_from_dict
+from engine.planning.serve_rent import ServeLimits, serve_rent_search
+
+# The CTO of the audit: Qwen3-30B-A3B on vLLM for 200 users, 2,000 + 500 tokens, TPOT at most 50 ms
+SERVE = {"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb", "gpus_per_node": 1, "workload": "inference",
+         "serving_engine": "vllm", "max_model_len": 8192}
+PRICES = {"h100-sxm-80gb": 2.2}
+LIMITS = ServeLimits(200, 2000, 500, tpot_ms=50.0)
+
+
+def test_a_larger_instance_that_costs_less_is_ranked():
+    found = serve_rent_search(scenario_from_dict(SERVE), PRICES, LIMITS, currency="EUR")
+    sizes = {(r.instance_gpus, r.replicas): r for r in found.ranked}
+    one = [r for r in found.ranked if r.instance_gpus == 1]
+    assert one and one[0].replicas > 2  # 1-GPU instances hold too few users: several replicas
+    two = sizes.get((2, 1))
+    assert two is not None, [(r.gpus, str(r.dropped)) for r in found.dropped]
+    assert two.cost_per_hour < one[0].cost_per_hour
+    # what is still left out as "no faster" has a kept smaller instance as fast and no dearer
+    for r in found.dropped:
+        if "no faster" in str(r.dropped):
+            assert any(k.instance_gpus < r.instance_gpus and k.tpot_seconds <= r.tpot_seconds / (1 - 0.01)
+                       and k.cost_per_hour <= r.cost_per_hour for k in found.ranked)
