@@ -147,8 +147,6 @@ def _users_per_instance(inst: Scenario, context: int) -> int:
 
 
 def _speed(inst: Scenario, concurrency: int, limits: ServeLimits) -> ServingSpeed:
-    if inst.serving_engine in GGUF_ENGINES:
-        inst = inst.with_unchecked(n_parallel=concurrency, n_ctx=limits.context * concurrency)
     return serving_speed(inst, serving_memory(inst), concurrency=concurrency, context=limits.context,
                          prompt_tokens=limits.prompt_tokens, output_tokens=limits.output_tokens)
 
@@ -163,8 +161,9 @@ def _layout(s: Scenario, gpu: str, g: int, replicas: int) -> tuple[int, int]:
 
 
 def _changes(s: Scenario, inst: Scenario, replicas: int, price: float | None, currency: str) -> tuple:
-    """Scenario keys (file form) that set this option up: GPU, counts, tp and the context (llama.cpp: its slots)."""
-    keys = ("gpu", "gpus_per_node", "nodes", "tp", "pp", "max_model_len", "n_ctx", "n_parallel")
+    """Scenario keys (file form) that set this option up: GPU, counts, tp, the context and the users an instance
+    serves (max_num_seqs; llama.cpp: its slots)."""
+    keys = ("gpu", "gpus_per_node", "nodes", "tp", "pp", "max_model_len", "max_num_seqs", "n_ctx", "n_parallel")
     if s.serving_engine not in GGUF_ENGINES:  # llama.cpp serves one instance over all its GPUs: replicas are apart
         gpn, nodes = _layout(s, inst.gpu, inst.gpus_per_node, replicas)
         inst = inst.with_unchecked(gpus_per_node=gpn, nodes=nodes)
@@ -189,9 +188,11 @@ def _option(s: Scenario, gpu: str, name: str, g: int, price: float | None, limit
         return replace(row, users_per_instance=per, dropped=message(
             TOO_FEW_USERS, per=per, users=limits.users, most=MAX_RENT_GPUS))
     concurrency = -(-limits.users // replicas)
-    speed = _speed(inst, concurrency, limits)
     if s.serving_engine in GGUF_ENGINES:
         inst = inst.with_unchecked(n_parallel=concurrency, n_ctx=limits.context * concurrency)
+    else:  # the users an instance serves, as Apply sets them: the estimate's speed is then this row's
+        inst = inst.with_unchecked(max_num_seqs=concurrency)
+    speed = _speed(inst, concurrency, limits)
     tps = speed.tokens_per_second * replicas
     gpus = g * replicas
     hour = gpus * price if price is not None else None

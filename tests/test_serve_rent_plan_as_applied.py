@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from engine import scenario_from_dict
 from engine.planning.serve_rent import ServeLimits, serve_rent_search
+from engine.serving.scenario_estimate import serving_memory
+from engine.serving.speed import serving_speed
 
 # The CTO of the audit: Qwen3-30B-A3B on vLLM for 200 users, 2,000 + 500 tokens, TPOT at most 50 ms
 SERVE = {"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb", "gpus_per_node": 1, "workload": "inference",
@@ -27,3 +29,20 @@ def test_a_larger_instance_that_costs_less_is_ranked():
         if "no faster" in str(r.dropped):
             assert any(k.instance_gpus < r.instance_gpus and k.tpot_seconds <= r.tpot_seconds / (1 - 0.01)
                        and k.cost_per_hour <= r.cost_per_hour for k in found.ranked)
+
+
+def test_apply_sets_the_users_an_instance_serves_so_the_estimate_speaks_of_them():
+    """Before: Apply left max_num_seqs unset, so the applied set-up's estimate ran at its KV cache's 361 sequences
+    (TPOT 60.4 ms, over the 50 ms target the row met at 200). Now the row's users per instance are set."""
+    served = scenario_from_dict(SERVE)
+    found = serve_rent_search(served, {"a100-80gb": 1.3}, LIMITS, currency="EUR")
+    row = found.ranked[0]
+    changes = dict(row.changes)
+    assert changes["max_num_seqs"] == -(-LIMITS.users // row.replicas)
+    applied = scenario_from_dict({**served.to_dict(), **changes})
+    speed = serving_speed(applied, serving_memory(applied))  # the estimate's own concurrency
+    assert speed.concurrency == changes["max_num_seqs"]
+    # the same instance and users as the row; the row adds its prompt / output split, the estimate its context
+    same = serving_speed(applied, serving_memory(applied), concurrency=changes["max_num_seqs"],
+                         context=LIMITS.context, prompt_tokens=LIMITS.prompt_tokens, output_tokens=LIMITS.output_tokens)
+    assert same.tpot_seconds == row.tpot_seconds
