@@ -19,7 +19,7 @@ from .serving.speed_band import speed_ranges
 from .serving.users_curve import slots_set
 from .timing import StepTime
 from .timing.step_result import run_range_words
-from .units import format_bytes, format_cost, format_count, format_seconds
+from .units import format_bytes, format_cost, format_count, format_gpu_count, format_seconds
 
 SKIPPED_KEYS = ("schema_version", "name", "notes")  # the card's title and nothing a manager reads
 SERVING_KEY_NAMES = frozenset(f.name for f in fields(ServingKeys))
@@ -239,6 +239,11 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
     # with a price, what a million output tokens cost and its range, as `estimate` and the Time tab say it (user
     # audit 6: the card of a served model with a price gave no cost, and left the price out of its inputs)
     if (cost := million_tokens_cost(s, speed)) is not None:
+        # what the rented GPUs cost an hour, beside the tokens' cost: the plan What should I rent? gave ranked by it
+        # and budgeted per hour (user audit 12: the card of an applied plan gave no hourly figure)
+        hour = f"{s.world_size * s.gpu_hour_price:,.2f} {s.currency}".rstrip()
+        rows.append((message(QT_TRANSLATE_NOOP("engine", "GPUs an hour ({n} x {price})"),
+                             n=format_gpu_count(s.world_size), price=f"{s.gpu_hour_price:,.2f}"), hour))
         rows.append((message(QT_TRANSLATE_NOOP("engine", "A million output tokens")),
                      f"{cost[0]:,.2f} {s.currency}".rstrip()))
         if cost[1] != cost[2]:

@@ -496,6 +496,8 @@ def test_a_served_models_card_names_users_beyond_the_cache_its_price_and_its_cos
     rows = {str(label): str(value) for label, value in time_facts(s, est, None)[1]}
     assert rows["A million output tokens"] == f"{cost:,.2f} USD"
     assert rows[LIKELY_MILLION].endswith(f"likely {low:,.2f} to {high:,.2f} USD")
+    # user audit 12: the GPUs' cost an hour, which What should I rent? ranks and budgets by: 4 GPUs x 2.50 USD
+    assert rows["GPUs an hour (4 x 2.50)"] == "10.00 USD"
     few = s.replace(max_num_seqs=32)  # 32 users fit: no such risk
     assert "max_num_seqs" not in str(main_risk(few, estimate(few)))
 
