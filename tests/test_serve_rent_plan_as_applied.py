@@ -46,3 +46,17 @@ def test_apply_sets_the_users_an_instance_serves_so_the_estimate_speaks_of_them(
     same = serving_speed(applied, serving_memory(applied), concurrency=changes["max_num_seqs"],
                          context=LIMITS.context, prompt_tokens=LIMITS.prompt_tokens, output_tokens=LIMITS.output_tokens)
     assert same.tpot_seconds == row.tpot_seconds
+
+
+def test_a_card_cut_to_the_set_ups_gpus_per_node_says_larger_instances_were_not_tried():
+    """A PCIe card's server holds the set-up's GPUs per node (rent_counts.node_gpus): on a 1-GPU set-up the L40S was
+    tried at 1 GPU only and left out as "the weights alone overflow", which read as "no L40S will do"."""
+    served = scenario_from_dict(SERVE)  # gpus_per_node 1
+    found = serve_rent_search(served, {"l40s": 0.9, "h100-sxm-80gb": 2.2}, LIMITS, currency="EUR")
+    said = [r for r in found.dropped if r.gpu == "l40s" and r.dropped.template.startswith("instances larger")]
+    assert len(said) == 1 and dict(said[0].dropped.params)["n"] == 1
+    # an SXM part's server holds 8 (the DGX datasheets rent_counts cites): nothing to say there
+    assert not [r for r in found.dropped if r.gpu == "h100-sxm-80gb" and "not tried" in str(r.dropped)]
+    wide = serve_rent_search(scenario_from_dict({**SERVE, "gpus_per_node": 8}), {"l40s": 0.9}, LIMITS, currency="EUR")
+    assert not [r for r in wide.dropped if "not tried" in str(r.dropped)]
+    assert {r.instance_gpus for r in wide.dropped + wide.ranked if r.gpus} >= {2, 4, 8}

@@ -58,6 +58,10 @@ MILLION_OVER = QT_TRANSLATE_NOOP("engine", "a million output tokens cost {cost},
 NOT_FASTER = QT_TRANSLATE_NOOP("engine", "TPOT {tpot} ms: no faster than a smaller instance of this GPU type, "
                                          "which costs less")
 NO_SPEED_FIGURES = QT_TRANSLATE_NOOP("engine", "the GPU preset has no speed figures")
+# a PCIe card's server is taken to hold the set-up's GPUs per node (rent_counts.node_gpus): said, so that "1 x L40S:
+# the weights alone overflow" does not read as "no L40S will do" (user audit 12)
+NOT_TRIED = QT_TRANSLATE_NOOP("engine", "instances larger than the set-up's GPUs per node ({n}) not tried: a server of "
+                                        "this card is taken to hold that many; set more GPUs per node to try them")
 
 
 @dataclass(frozen=True)
@@ -302,5 +306,7 @@ def serve_rent_search(s: Scenario, prices: Mapping[str, float], limits: ServeLim
                 dropped.append(row)
             else:  # said, not hidden: a CTO comparing tp 4 with tp 8 sees why tp 8 is not listed
                 dropped.append(replace(row, dropped=message(NOT_FASTER, tpot=f"{(row.tpot_seconds or 0) * 1000:.1f}")))
+        if (most := max(_sizes(s, gpu))) < INSTANCE_SIZES[-1] and node_gpus(s, gpu) == s.gpus_per_node:
+            dropped.append(ServeOption(gpu, preset.name, 0, 0, 0, price, dropped=message(NOT_TRIED, n=most)))
     return ServeRentSearch(tuple(rank(ranked)), tuple(dropped), limits, cur, s.serving_engine, options,
                            time.perf_counter() - t0, tuple(gpus))

@@ -13514,7 +13514,12 @@ GPU-hour</source>
         <translation>该 GPU 预设没有速度数据</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="273"/>
+        <location filename="../../engine/planning/serve_rent.py" line="63"/>
+        <source>instances larger than the set-up&apos;s GPUs per node ({n}) not tried: a server of this card is taken to hold that many; set more GPUs per node to try them</source>
+        <translation>未尝试超过本设置每节点 GPU 数（{n}）的实例：假定这种卡的服务器只装这么多块；调高每节点 GPU 数即可尝试</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="277"/>
         <source>A context of {n} tokens is longer than the model was trained for ({trained} tokens).</source>
         <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
     </message>
