@@ -125,16 +125,19 @@ def _serve_rent(args: argparse.Namespace, scenario: Scenario) -> int:
     """`fit --objective cost` of a served model: GPU types x counts for --users at once (engine/planning/serve_rent.py);
     --budget is a budget per hour here (a served model runs on, it has no total)."""
     from .planning.rent_report import load_prices
-    from .planning.serve_rent import ServeLimits, request_lengths
-    from .planning.serve_rent_report import render_serve_rent, serve_rent_report
+    from .planning.serve_rent import ServeLimits, request_lengths, serve_rent_search
+    from .planning.serve_rent_report import render_serve_rent, serve_rent_to_json
 
     prices, currency = load_prices(args.prices) if args.prices is not None else ({}, None)
     prompt, output = request_lengths(scenario, args.prompt_tokens, args.output_tokens)
     limits = ServeLimits(args.users, prompt, output, args.max_tpot_ms, args.max_ttft_s,
                          args.budget_per_hour if args.budget_per_hour is not None else args.budget,
                          args.budget_per_million)
-    report = serve_rent_report(scenario, prices, limits, currency)
-    print(json_text(report) if args.json else terminal_text(render_serve_rent(report, args.tr, args.tr_engine)))
+    found = serve_rent_search(scenario, prices, limits, currency=currency)
+    report = serve_rent_to_json(found)
+    reasons = [o.dropped for o in found.dropped if o.dropped is not None]  # translated inside, as the window does
+    print(json_text(report) if args.json else terminal_text(render_serve_rent(report, args.tr, args.tr_engine,
+                                                                              reasons)))
     return 0
 
 

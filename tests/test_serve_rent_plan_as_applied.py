@@ -60,3 +60,23 @@ def test_a_card_cut_to_the_set_ups_gpus_per_node_says_larger_instances_were_not_
     wide = serve_rent_search(scenario_from_dict({**SERVE, "gpus_per_node": 8}), {"l40s": 0.9}, LIMITS, currency="EUR")
     assert not [r for r in wide.dropped if "not tried" in str(r.dropped)]
     assert {r.instance_gpus for r in wide.dropped + wide.ranked if r.gpus} >= {2, 4, 8}
+
+
+def test_zh_cn_left_out_reasons_are_translated_inside_too(tmp_path):
+    """`--lang zh_CN fit --objective cost` printed "引擎无法启动：The weights alone (56.88 GiB) overflow the GPU while
+    loading.": the JSON keeps a reason inside a reason as English text, and the text was made from the JSON."""
+    import json
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    path, prices = tmp_path / "serve.json", tmp_path / "prices.json"
+    path.write_text(json.dumps(SERVE))
+    prices.write_text(json.dumps({"currency": "EUR", "prices": {"l40s": 0.9, "h200": 3.1}}))
+    out = subprocess.run([sys.executable, "main.py", "--lang", "zh_CN", "fit", str(path), "--objective", "cost",
+                          "--prices", str(prices), "--users", "200", "--prompt-tokens", "2000", "--output-tokens",
+                          "500"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "引擎无法启动：" in out.stdout  # 1 x L40S: 56.88 GiB of weights on 48 GB
+    assert "The weights alone" not in out.stdout and "overflow" not in out.stdout

@@ -5,7 +5,7 @@ new, for serving (engine/planning/serve_rent.py says how each figure comes from 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, Message, message_json
@@ -117,7 +117,10 @@ def _limits_words(report: dict[str, Any], tr: Callable[[str], str]) -> str:
 
 
 def render_serve_rent(report: dict[str, Any], tr: Callable[[str], str] = _same,
-                      tr_engine: Callable[[str], str] = _same) -> str:
+                      tr_engine: Callable[[str], str] = _same, reasons: Sequence[Message] | None = None) -> str:
+    """The report as text. `reasons`: the Left out rows' messages as the search gave them, where the caller has them:
+    the JSON keeps a reason inside a reason as its English text ("the engine does not start: The weights alone ...
+    overflow"), which `--lang zh_CN` printed untranslated (user audit 12)."""
     cur = report["currency"]
     out = [tr(QT_TRANSLATE_NOOP("cli", "What to rent to serve {users:,} users at once on {engine}, {prompt:,} + "
                                        "{output:,} tokens each ({limits}), cheapest per hour first (within {tie} "
@@ -135,8 +138,9 @@ def render_serve_rent(report: dict[str, Any], tr: Callable[[str], str] = _same,
         # each with its shape: 4 x L40S as 1 x 4, 2 x 2 and 4 x 1 are three options, not one count
         rows = [(o["gpus"], f"{o['gpu_name']} ({instance_words(o['instance_gpus'], o['replicas'], tr)})"
                  if o["gpus"] else o["gpu_name"], o["dropped"]["template"],
-                 Message(o["dropped"]["template"], tuple(o["dropped"]["params"].items())).format_with(tr_engine))
-                for o in report["dropped"]]
+                 (reasons[i] if reasons is not None else Message(o["dropped"]["template"], tuple(
+                     o["dropped"]["params"].items()))).format_with(tr_engine))
+                for i, o in enumerate(report["dropped"])]
         out += [f"  {line}" for line in dropped_lines(rows)]
     out += ["", tr(QT_TRANSLATE_NOOP("cli", "Cost is GPUs x price per GPU-hour only: no storage, network or host "
                                             "prices are added.")),
