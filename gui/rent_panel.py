@@ -198,7 +198,8 @@ class RentPanel(SearchPanel):
             rows = [(r.gpus, r.gpu_name, r.dropped.template, r.dropped.format_with(tr_engine))
                     for r in result.dropped if r.dropped]
             label = QLabel("<b>" + escape(self.tr("Left out:")) + "</b><br>"
-                           + "<br>".join(escape(line) for line in dropped_lines(rows)))
+                           + "<br>".join(escape(line) for line in dropped_lines(
+                               rows, lambda text: QCoreApplication.translate("cli", text))))
             label.setWordWrap(True)
             label.setTextFormat(Qt.TextFormat.RichText)
             self.add_row(label)

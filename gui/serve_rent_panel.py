@@ -31,7 +31,7 @@ from engine.planning.serve_rent import (
     request_lengths,
     serve_rent_search,
 )
-from engine.planning.serve_rent_report import instance_words, money
+from engine.planning.serve_rent_report import SHAPED, instance_words, money
 from engine.scenario.choices import CURRENCIES
 from engine.serving.result import engine_name
 from engine.units import format_seconds
@@ -182,11 +182,11 @@ class ServeRentPanel(SearchPanel):
         for i, row in enumerate(result.ranked, 1):
             self._add_row(i, row, result.currency)
         if result.dropped:
-            rows = [(r.gpus, f"{r.gpu_name} ({instance_words(r.instance_gpus, r.replicas, self._cli)})" if r.gpus
-                     else r.gpu_name, r.dropped.template, r.dropped.format_with(tr_engine))
-                    for r in result.dropped if r.dropped]
+            rows = [(r.gpus, self._cli(SHAPED).format(gpu=r.gpu_name, shape=instance_words(
+                r.instance_gpus, r.replicas, self._cli)) if r.gpus else r.gpu_name, r.dropped.template,
+                     r.dropped.format_with(tr_engine)) for r in result.dropped if r.dropped]
             label = QLabel("<b>" + escape(self.tr("Left out:")) + "</b><br>"
-                           + "<br>".join(escape(line) for line in dropped_lines(rows)))
+                           + "<br>".join(escape(line) for line in dropped_lines(rows, self._cli)))
             label.setWordWrap(True)
             label.setTextFormat(Qt.TextFormat.RichText)
             self.add_row(label)

@@ -80,3 +80,15 @@ def test_zh_cn_left_out_reasons_are_translated_inside_too(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "引擎无法启动：" in out.stdout  # 1 x L40S: 56.88 GiB of weights on 48 GB
     assert "The weights alone" not in out.stdout and "overflow" not in out.stdout
+    assert "1 × NVIDIA L40S（" in out.stdout and " x NVIDIA" not in out.stdout  # the language's marks
+
+
+def test_left_out_lines_take_the_languages_marks():
+    """zh_CN's Left out lines read "4 x NVIDIA A100 (每个实例 …): …" beside ranked rows "2 × …（…）：": the line's shape
+    is now a translated template (engine/planning/rent_report.py LEFT_OUT_COUNTS, serve_rent_report.py SHAPED)."""
+    from engine.planning.rent_report import LEFT_OUT_COUNTS, LEFT_OUT_TYPE, dropped_lines
+
+    zh = {LEFT_OUT_COUNTS: "{counts} × {name}：{why}", LEFT_OUT_TYPE: "{name}：{why}"}
+    rows = [(1, "H100", "t", "太慢"), (2, "H100", "t", "太慢"), (0, "L40S", "u", "未尝试")]
+    assert dropped_lines(rows) == ["1-2 x H100: 太慢", "L40S: 未尝试"]  # English as before
+    assert dropped_lines(rows, lambda text: zh.get(text, text)) == ["1-2 × H100：太慢", "L40S：未尝试"]

@@ -116,6 +116,9 @@ def _limits_words(report: dict[str, Any], tr: Callable[[str], str]) -> str:
     return ", ".join(parts) or tr(QT_TRANSLATE_NOOP("cli", "no latency target or budget"))
 
 
+SHAPED = QT_TRANSLATE_NOOP("cli", "{gpu} ({shape})")  # a Left out row's GPU and its instance shape
+
+
 def render_serve_rent(report: dict[str, Any], tr: Callable[[str], str] = _same,
                       tr_engine: Callable[[str], str] = _same, reasons: Sequence[Message] | None = None) -> str:
     """The report as text. `reasons`: the Left out rows' messages as the search gave them, where the caller has them:
@@ -136,12 +139,12 @@ def render_serve_rent(report: dict[str, Any], tr: Callable[[str], str] = _same,
     if report["dropped"]:
         out += ["", tr(QT_TRANSLATE_NOOP("cli", "Left out:"))]
         # each with its shape: 4 x L40S as 1 x 4, 2 x 2 and 4 x 1 are three options, not one count
-        rows = [(o["gpus"], f"{o['gpu_name']} ({instance_words(o['instance_gpus'], o['replicas'], tr)})"
-                 if o["gpus"] else o["gpu_name"], o["dropped"]["template"],
+        rows = [(o["gpus"], tr(SHAPED).format(gpu=o["gpu_name"], shape=instance_words(
+            o["instance_gpus"], o["replicas"], tr)) if o["gpus"] else o["gpu_name"], o["dropped"]["template"],
                  (reasons[i] if reasons is not None else Message(o["dropped"]["template"], tuple(
                      o["dropped"]["params"].items()))).format_with(tr_engine))
                 for i, o in enumerate(report["dropped"])]
-        out += [f"  {line}" for line in dropped_lines(rows)]
+        out += [f"  {line}" for line in dropped_lines(rows, tr)]
     out += ["", tr(QT_TRANSLATE_NOOP("cli", "Cost is GPUs x price per GPU-hour only: no storage, network or host "
                                             "prices are added.")),
             tr(QT_TRANSLATE_NOOP("cli", "Searched {gpus} GPU types ({options} instance sizes) in {seconds}.")).format(

@@ -4434,12 +4434,12 @@ GPU-hour</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="235"/>
+        <location filename="../rent_panel.py" line="236"/>
         <source>%(n)s x %(gpu)s</source>
         <translation>%(n)s × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="249"/>
+        <location filename="../rent_panel.py" line="250"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)s = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)s = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
@@ -4488,12 +4488,12 @@ GPU-hour</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="228"/>
+        <location filename="../rent_panel.py" line="229"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="231"/>
+        <location filename="../rent_panel.py" line="232"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
@@ -4502,17 +4502,17 @@ GPU-hour</source>
         <translation type="vanished">%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="237"/>
+        <location filename="../rent_panel.py" line="238"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="241"/>
+        <location filename="../rent_panel.py" line="242"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="247"/>
+        <location filename="../rent_panel.py" line="248"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
@@ -4529,7 +4529,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="257"/>
+        <location filename="../rent_panel.py" line="258"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -6345,12 +6345,12 @@ GPU-hour</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="403"/>
+        <location filename="../../engine/cli.py" line="406"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="406"/>
+        <location filename="../../engine/cli.py" line="409"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -6576,12 +6576,12 @@ GPU-hour</source>
         <translation type="vanished">{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="181"/>
+        <location filename="../../engine/planning/rent_report.py" line="187"/>
         <source>{hours} GPU-hours x {price} = {cost}</source>
         <translation>{hours} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="184"/>
+        <location filename="../../engine/planning/rent_report.py" line="190"/>
         <source>{hours} GPU-hours (no price set)</source>
         <translation>{hours} GPU 小时（未设价格）</translation>
     </message>
@@ -6590,17 +6590,17 @@ GPU-hour</source>
         <translation type="vanished">{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="200"/>
+        <location filename="../../engine/planning/rent_report.py" line="206"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="203"/>
+        <location filename="../../engine/planning/rent_report.py" line="209"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="205"/>
+        <location filename="../../engine/planning/rent_report.py" line="211"/>
         <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
         <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
     </message>
@@ -6609,65 +6609,75 @@ GPU-hour</source>
         <translation type="vanished">训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="185"/>
+        <location filename="../../engine/planning/rent_report.py" line="153"/>
+        <source>{counts} x {name}: {why}</source>
+        <translation>{counts} × {name}：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="154"/>
+        <source>{name}: {why}</source>
+        <translation>{name}：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="191"/>
         <source>1 node</source>
         <translation>1 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="185"/>
+        <location filename="../../engine/planning/rent_report.py" line="191"/>
         <source>{n} nodes</source>
         <translation>{n} 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="187"/>
+        <location filename="../../engine/planning/rent_report.py" line="193"/>
         <source>{n} x {gpu} ({nodes}): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes}）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="210"/>
+        <location filename="../../engine/planning/rent_report.py" line="216"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first (costs within {tie} of each other count as equal: fewer GPUs first):</source>
         <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="212"/>
+        <location filename="../../engine/planning/rent_report.py" line="218"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="215"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="128"/>
+        <location filename="../../engine/planning/rent_report.py" line="221"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="134"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="218"/>
+        <location filename="../../engine/planning/rent_report.py" line="224"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="228"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="134"/>
+        <location filename="../../engine/planning/rent_report.py" line="234"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="140"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="233"/>
+        <location filename="../../engine/planning/rent_report.py" line="239"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="235"/>
+        <location filename="../../engine/planning/rent_report.py" line="241"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="237"/>
+        <location filename="../../engine/planning/rent_report.py" line="243"/>
         <source>Searched {gpus} GPU types, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="238"/>
+        <location filename="../../engine/planning/rent_report.py" line="244"/>
         <source>Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 1 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -6862,9 +6872,9 @@ GPU-hour</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="242"/>
+        <location filename="../rent_panel.py" line="243"/>
         <location filename="../../engine/estimate_output.py" line="233"/>
-        <location filename="../../engine/planning/rent_report.py" line="223"/>
+        <location filename="../../engine/planning/rent_report.py" line="229"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
@@ -6944,17 +6954,22 @@ GPU-hour</source>
         <translation>无延迟目标或预算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="122"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="119"/>
+        <source>{gpu} ({shape})</source>
+        <translation>{gpu}（{shape}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="128"/>
         <source>What to rent to serve {users:,} users at once on {engine}, {prompt:,} + {output:,} tokens each ({limits}), cheapest per hour first (within {tie} of each other: fewer GPUs first):</source>
         <translation>用 {engine} 同时服务 {users:,} 个用户、每个请求 {prompt:,} + {output:,} 个 token 该租什么（{limits}），按每小时费用从低到高（相差 {tie} 以内视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="141"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="148"/>
         <source>Cost is GPUs x price per GPU-hour only: no storage, network or host prices are added.</source>
         <translation>费用只算 GPU 数 × 每 GPU 小时价格：不含存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="143"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="150"/>
         <source>Searched {gpus} GPU types ({options} instance sizes) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU（{options} 种实例规模），用时 {seconds}。</translation>
     </message>
