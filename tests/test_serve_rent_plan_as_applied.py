@@ -4,6 +4,8 @@ instance of this GPU type, which costs less", which was not true. Every figure h
 
 from __future__ import annotations
 
+import pytest
+
 from engine import scenario_from_dict
 from engine.planning.serve_rent import ServeLimits, serve_rent_search
 from engine.serving.scenario_estimate import serving_memory
@@ -92,3 +94,20 @@ def test_left_out_lines_take_the_languages_marks():
     rows = [(1, "H100", "t", "太慢"), (2, "H100", "t", "太慢"), (0, "L40S", "u", "未尝试")]
     assert dropped_lines(rows) == ["1-2 x H100: 太慢", "L40S: 未尝试"]  # English as before
     assert dropped_lines(rows, lambda text: zh.get(text, text)) == ["1-2 × H100：太慢", "L40S：未尝试"]
+
+
+def test_an_applied_plan_of_replicas_costs_what_its_row_said():
+    """6 x H100 at tp 1 (6 replicas of 34 users): the row said 0.48 EUR per million output tokens (13.20 EUR an hour
+    over 6 replicas' tokens/s); the applied set-up's estimate said 2.90 EUR, one instance's tokens/s paying for all
+    six GPUs (engine/serving/speed.py cost_per_million_output_tokens). The estimate's own prompt is its context, the
+    row's 2,000 + 500: the same speed is asked with the row's lengths."""
+    from engine.serving.speed import cost_per_million_output_tokens
+
+    served = scenario_from_dict(SERVE)
+    found = serve_rent_search(served, PRICES, LIMITS, currency="EUR")
+    row = next(r for r in found.ranked if r.replicas > 1 and r.instance_gpus == 1)
+    applied = scenario_from_dict({**served.to_dict(), **dict(row.changes)})
+    speed = serving_speed(applied, serving_memory(applied), concurrency=dict(row.changes)["max_num_seqs"],
+                          context=LIMITS.context, prompt_tokens=LIMITS.prompt_tokens, output_tokens=LIMITS.output_tokens)
+    assert applied.world_size == row.gpus == 6
+    assert cost_per_million_output_tokens(applied, speed) == pytest.approx(row.cost_per_million)

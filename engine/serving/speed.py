@@ -58,6 +58,7 @@ from .mla_attention import (
     prefix_lift_flops_per_token,
 )
 from .result import ServingMemory
+from .users_curve import instances
 from .weights import decode_unread_bytes, expert_byte_share, touched_expert_read_fraction
 
 CPU_LAYERS_NOTE = QT_TRANSLATE_NOOP("engine", "Layers kept in CPU memory run on the CPU and are not timed: the times "
@@ -338,8 +339,10 @@ __all__ = ["ServingSpeed", "SpeedTerm", "chunked_all_reduce_seconds", "intra_nod
 
 def cost_per_million_output_tokens(s: Scenario, speed: ServingSpeed) -> float | None:
     """What a million output tokens cost at the scenario's price per GPU-hour: every GPU of the scenario (the ones
-    rented) for the hours the engine takes to produce them at its tokens/s; None without a price or a speed."""
+    rented) for the hours they take to produce them; None without a price or a speed. `speed` is one engine
+    instance's (users_curve.instances: each tp x pp group serves on its own), so the GPUs' tokens/s is it times the
+    instances: 6 x H100 at tp 1 read 2.90 EUR where What should I rent? said 0.48 (user audit 12)."""
     if not s.gpu_hour_price or speed.tokens_per_second <= 0:
         return None
-    hours = 1e6 / speed.tokens_per_second / 3600
+    hours = 1e6 / (speed.tokens_per_second * instances(s)) / 3600
     return hours * s.world_size * s.gpu_hour_price
