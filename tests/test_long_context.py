@@ -44,13 +44,14 @@ def test_nemo_tflops_count_attention_non_causal():
     flops_per_token = row["reported"]["model_tflops_per_gpu"] * 1e12 / row["measured"]
     spec = resolve_model(scenario_from_dict(row["scenario"]))
     seq = row["scenario"]["seq_len"]
-    non_causal = model_flops_per_token(spec, seq)
-    causal = non_causal - spec.layers * spec.q_dim * seq * 12.0 / 2
+    non_causal = model_flops_per_token(spec, seq, causal=False)
+    causal = model_flops_per_token(spec, seq)  # the engine's own MFU numerator: the causal half
+    assert causal == pytest.approx(non_causal - spec.layers * spec.q_dim * seq * 12.0 / 2)
     assert flops_per_token == pytest.approx(non_causal, rel=0.005)
     assert abs(flops_per_token / causal - 1) > 0.05
     for r in _rows(LONG_SEQUENCE):
         s = scenario_from_dict(r["scenario"])
-        tflops = r["measured"] * model_flops_per_token(resolve_model(s), s.seq_len) / 1e12
+        tflops = r["measured"] * model_flops_per_token(resolve_model(s), s.seq_len, causal=False) / 1e12
         assert tflops == pytest.approx(r["reported"]["model_tflops_per_gpu"], rel=0.002), r["id"]
 
 
@@ -128,7 +129,9 @@ def test_b200_long_sequence_rows_follow_the_table():
         on_printed = {**s, "nodes": 1, "gpus_per_node": printed, "grad_accum": global_batch // printed}
         as_counted = step_time(scenario_from_dict(s)).tokens_per_second_per_gpu
         as_printed = step_time(scenario_from_dict(on_printed)).tokens_per_second_per_gpu
-        assert as_printed == pytest.approx(as_counted, rel=0.001), r["id"]
+        # within 0.2%: the 16K row, under its MFU ceiling since MFU counts the causal half of attention, keeps the
+        # exposed tail of its data-parallel reduction over 4 ranks (0.11%) that the ceiling's stretch had covered
+        assert as_printed == pytest.approx(as_counted, rel=0.002), r["id"]
 
 
 def test_kernel_fractions_match_transformer_engine_benchmark():

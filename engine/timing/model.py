@@ -377,6 +377,7 @@ def step_time(s: Scenario) -> StepTime:
         cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
     mfu = mflops * tps / world / peak if peak else 0.0
     bf16_peak = peak if fmt == "bf16" else hw.peak("bf16")
+    whole = mfu * step_flops_per_token(s, spec, causal=False) / mflops if mflops else 0.0  # the second figure
     return check_finite(StepTime(step, tokens, tps, tps / world, mfu, mflops, world, seconds, factor, ttt, hours, cost,
                                  tuple(notes), mfu * peak / bf16_peak if bf16_peak else 0.0,
-                                 time_band(s.framework) if factor == 1.0 else None))  # a measured step: no band
+                                 time_band(s.framework) if factor == 1.0 else None, whole))  # a measured step: no band
