@@ -267,6 +267,9 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
             (message(QT_TRANSLATE_NOOP("engine", "Step time")), format_seconds(t.step_seconds)),
             (message(QT_TRANSLATE_NOOP("engine", "Tokens/s")), format_count(t.tokens_per_second)),
             (message(QT_TRANSLATE_NOOP("engine", "MFU")), f"{t.mfu:.0%}")]
+    if t.mfu_attention_whole and f"{t.mfu_attention_whole:.0%}" != f"{t.mfu:.0%}":  # torchtitan's MFU (mfu.py)
+        rows.append((message(QT_TRANSLATE_NOOP("engine", "MFU with attention counted whole (as torchtitan prints it)")),
+                     f"{t.mfu_attention_whole:.0%}"))
     if t.band is not None:  # the regime's measured spread (engine/timing/bands.py), as `estimate` and the Time tab say
         low, high = t.seconds_range
         rows.insert(1, (message(LIKELY_STEP), likely_range_message(

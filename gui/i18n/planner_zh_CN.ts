@@ -5730,7 +5730,7 @@ GPU-hour</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="221"/>
+        <location filename="../time_panel.py" line="227"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
@@ -5770,7 +5770,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="108"/>
-        <location filename="../time_panel.py" line="264"/>
+        <location filename="../time_panel.py" line="270"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -5791,7 +5791,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="116"/>
-        <location filename="../time_panel.py" line="269"/>
+        <location filename="../time_panel.py" line="275"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -5811,22 +5811,41 @@ GPU-hour</source>
         <translation>%(n)s 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="179"/>
-        <source> (%(mfu)s of the bf16 peak)</source>
-        <translation>（相对 bf16 峰值为 %(mfu)s）</translation>
+        <location filename="../time_panel.py" line="180"/>
+        <source>%(mfu)s of the bf16 peak</source>
+        <translation>相对 bf16 峰值为 %(mfu)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="181"/>
+        <location filename="../time_panel.py" line="182"/>
+        <source>%(mfu)s with attention counted whole, as torchtitan prints it</source>
+        <translation>注意力全量计入时为 %(mfu)s，即 torchtitan 打印的值</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="185"/>
+        <source> (%(figures)s)</source>
+        <translation>（%(figures)s）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="185"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source> (%(mfu)s of the bf16 peak)</source>
+        <translation type="vanished">（相对 bf16 峰值为 %(mfu)s）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="187"/>
         <source> · %(likely)s per step</source>
         <translation> · 每步%(likely)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="185"/>
+        <location filename="../time_panel.py" line="191"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)s)</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="260"/>
+        <location filename="../time_panel.py" line="266"/>
         <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
@@ -5835,22 +5854,22 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="194"/>
+        <location filename="../time_panel.py" line="200"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="199"/>
+        <location filename="../time_panel.py" line="205"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; (%(steps)s steps) · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt;（%(steps)s 步）· %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="210"/>
+        <location filename="../time_panel.py" line="216"/>
         <source>Enter the tokens to train (or the steps: &quot;500 steps&quot;) for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数（或步数，如“500 步”），即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="241"/>
+        <location filename="../time_panel.py" line="247"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
@@ -5886,7 +5905,7 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="203"/>
+        <location filename="../time_panel.py" line="209"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
@@ -5903,7 +5922,7 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="246"/>
+        <location filename="../time_panel.py" line="252"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
@@ -5912,12 +5931,12 @@ GPU-hour</source>
         <translation type="vanished">训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="274"/>
+        <location filename="../time_panel.py" line="280"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="289"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5928,40 +5947,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="294"/>
+        <location filename="../time_panel.py" line="300"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="295"/>
+        <location filename="../time_panel.py" line="301"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="296"/>
+        <location filename="../time_panel.py" line="302"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="298"/>
+        <location filename="../time_panel.py" line="304"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="300"/>
+        <location filename="../time_panel.py" line="306"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="302"/>
+        <location filename="../time_panel.py" line="308"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="305"/>
+        <location filename="../time_panel.py" line="311"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -5975,17 +5994,17 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="205"/>
+        <location filename="../time_panel.py" line="211"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="219"/>
+        <location filename="../time_panel.py" line="225"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="214"/>
+        <location filename="../time_panel.py" line="220"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -6311,7 +6330,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="196"/>
-        <location filename="../../engine/estimate_output.py" line="222"/>
+        <location filename="../../engine/estimate_output.py" line="228"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
@@ -6321,12 +6340,11 @@ GPU-hour</source>
         <translation>时间：每步 {step}，{tps} tokens/s，MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="207"/>
         <source> ({mfu:.0%} of the bf16 peak)</source>
-        <translation>（相对 bf16 峰值为 {mfu:.0%}）</translation>
+        <translation type="vanished">（相对 bf16 峰值为 {mfu:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="213"/>
+        <location filename="../../engine/estimate_output.py" line="219"/>
         <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
@@ -6335,12 +6353,12 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="229"/>
+        <location filename="../../engine/estimate_output.py" line="235"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="236"/>
+        <location filename="../../engine/estimate_output.py" line="242"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -6405,6 +6423,7 @@ GPU-hour</source>
         <translation>，</translation>
     </message>
     <message>
+        <location filename="../../engine/estimate_output.py" line="213"/>
         <location filename="../../engine/planning/fit_report.py" line="84"/>
         <source>; </source>
         <translation>；</translation>
@@ -6697,12 +6716,27 @@ GPU-hour</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="225"/>
+        <location filename="../../engine/estimate_output.py" line="208"/>
+        <source>{mfu:.0%} of the bf16 peak</source>
+        <translation>相对 bf16 峰值为 {mfu:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="210"/>
+        <source>{mfu:.0%} with attention counted whole, as torchtitan prints it</source>
+        <translation>注意力全量计入时为 {mfu:.0%}，即 torchtitan 打印的值</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="213"/>
+        <source> ({figures})</source>
+        <translation>（{figures}）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="231"/>
         <source>Time to train: {time} ({steps} steps), {hours} GPU-hours</source>
         <translation>训练总时长：{time}（{steps} 步），{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="230"/>
+        <location filename="../../engine/estimate_output.py" line="236"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6863,7 +6897,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../rent_panel.py" line="242"/>
-        <location filename="../../engine/estimate_output.py" line="233"/>
+        <location filename="../../engine/estimate_output.py" line="239"/>
         <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -9105,7 +9139,7 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="367"/>
+        <location filename="../../engine/timing/model.py" line="370"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -10177,73 +10211,78 @@ GPU-hour</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="275"/>
-        <location filename="../../engine/plan_card.py" line="286"/>
+        <location filename="../../engine/plan_card.py" line="271"/>
+        <source>MFU with attention counted whole (as torchtitan prints it)</source>
+        <translation>注意力全量计入时的 MFU（即 torchtitan 打印的值）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="278"/>
+        <location filename="../../engine/plan_card.py" line="289"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="276"/>
+        <location filename="../../engine/plan_card.py" line="279"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="281"/>
+        <location filename="../../engine/plan_card.py" line="284"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="284"/>
+        <location filename="../../engine/plan_card.py" line="287"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="288"/>
+        <location filename="../../engine/plan_card.py" line="291"/>
         <source>Optimizer steps</source>
         <translation>优化器步数</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="290"/>
+        <location filename="../../engine/plan_card.py" line="293"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="295"/>
+        <location filename="../../engine/plan_card.py" line="298"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="299"/>
+        <location filename="../../engine/plan_card.py" line="302"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="301"/>
+        <location filename="../../engine/plan_card.py" line="304"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="313"/>
+        <location filename="../../engine/plan_card.py" line="316"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="314"/>
+        <location filename="../../engine/plan_card.py" line="317"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="329"/>
+        <location filename="../../engine/plan_card.py" line="332"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="333"/>
+        <location filename="../../engine/plan_card.py" line="336"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="334"/>
+        <location filename="../../engine/plan_card.py" line="337"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -12006,12 +12045,12 @@ GPU-hour</source>
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="317"/>
+        <location filename="../../engine/planning/rent.py" line="319"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="320"/>
+        <location filename="../../engine/planning/rent.py" line="322"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
@@ -12252,12 +12291,21 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="16"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters of the language model without the input embedding: a vision tower runs over image patches, not tokens) + 12 x softmax-attention layers (not gated DeltaNet ones) x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
-        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
+        <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="29"/>
+        <location filename="../../engine/timing/mfu.py" line="16"/>
+        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters of the language model without the input embedding: a vision tower runs over image patches, not tokens) + 12 x attention width x the keys a token&apos;s query is scored against in the softmax-attention layers (not gated DeltaNet ones): half the sequence length under the causal mask, as Megatron-LM counts it, and a sliding window&apos;s mean on the layers that slide (recomputation not added), the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
+        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × 注意力宽度 × 每个 token 的查询在 softmax 注意力层（不含门控 DeltaNet 层）中打分的键数：因果掩码下为序列长度的一半，与 Megatron-LM 的算法一致，滑动窗口层取窗口内的平均键数（不加重计算），行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/mfu.py" line="32"/>
+        <source>MFU (attention counted whole) = the same, with every key of the attention scores counted, masked or not (12 x layers x attention width x sequence length): the count of PaLM&apos;s appendix B, torchtitan and nanoGPT, whose printed MFU is this one; it can exceed 100% at long sequences. The speed cap (no plan more than 10% above the best published run on its GPU) compares this figure, the count the published runs&apos; ceilings were measured in.</source>
+        <translation>MFU（注意力全量计入）= 同样的每秒模型 FLOPs，但注意力分数的每个键都计入，无论是否被掩码（12 × 层数 × 注意力宽度 × 序列长度）：即 PaLM 附录 B、torchtitan 和 nanoGPT 的算法，它们打印的 MFU 就是这个值；长序列时可能超过 100%。速度上限（任何方案都不得比其 GPU 上已发表的最佳运行高出 10% 以上）比较的正是这一数值，即已发表运行的上限所用的计法。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/mfu.py" line="39"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
@@ -13454,14 +13502,12 @@ GPU-hour</source>
         <translation>预设文件 {name} 已损坏：{entry} 缺失，或不是估算在此读取的内容（{found}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="127"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
-        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下没有已发表的运行，取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+        <translation type="vanished">速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下没有已发表的运行，取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="133"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
-        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+        <translation type="vanished">速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_rent.py" line="49"/>
@@ -13512,6 +13558,16 @@ GPU-hour</source>
         <location filename="../../engine/planning/serve_rent.py" line="265"/>
         <source>A context of {n} tokens is longer than the model was trained for ({trained} tokens).</source>
         <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/ceiling.py" line="133"/>
+        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
+        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下没有已发表的运行，取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/ceiling.py" line="139"/>
+        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
+        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
 </context>
 <context>
