@@ -183,6 +183,7 @@ class TimePanel(QWidget):
                 "mfu": f"{t.mfu_attention_whole:.0%}"})
         if other:
             lines[0] += self.tr(" (%(figures)s)") % {"figures": self.tr("; ").join(other)}
+        band_tip = ""
         if t.band is not None:  # where the measured step likely falls (engine/timing/bands.py), on the same line
             lines[1] += self.tr(" · %(likely)s per step") % {"likely": likely_range_sentence(  # engine/range_words.py
                 format_seconds(t.seconds_range[0]), format_seconds(t.seconds_range[1]),
@@ -196,10 +197,13 @@ class TimePanel(QWidget):
             if len(posttraining) > 1:  # each phase's time and range on the tab, as `estimate` prints them: only on
                 # hover, a keyboard user and a reader of the window never saw them (user audit 7)
                 lines.append(escape(posttraining[1]))
-            self.summary.setToolTip("<br>".join(escape(line) for line in posttraining) if posttraining else self.tr(
+            band_tip = "<br>".join(escape(line) for line in posttraining) if posttraining else self.tr(
                 "The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came "
                 "within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.") % {
-                "runs": t.band.runs, "sources": t.band.sources, "regime": regime_text(t.band, tr_engine)})
+                "runs": t.band.runs, "sources": t.band.sources, "regime": regime_text(t.band, tr_engine)}
+        # both MFU definitions on hover, the band's words before them: which count is shown, which the cap compares
+        mfu_tip = "<br><br>".join(escape(tr_engine(d)) for d in (MFU_DEFINITION, MFU_WHOLE_ATTENTION_DEFINITION))
+        self.summary.setToolTip(f"{band_tip}<br><br>{mfu_tip}" if band_tip else mfu_tip)
         if t.time_to_train_seconds is not None:
             # the steps beside the time: a post-training run is planned in steps (user audit 11)
             line = self.tr("Time to train: <b>%(time)s</b> (%(steps)s steps) · %(hours)s GPU-hours") % {

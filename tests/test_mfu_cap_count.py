@@ -6,17 +6,22 @@ benchmarks/output_fingerprint.py --n 300 recorded there: all 233 timed steps ide
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from engine import scenario_from_dict
+from engine import estimate, scenario_from_dict
 from engine.accuracy.published_throughput import best_mfu_by_source, load_rows, sets_ceiling
 from engine.models.presets import PRESETS_DIR, read_preset_json
+from engine.plan_card import card_facts
 from engine.scenario import resolve_model
 from engine.timing.ceiling import frozen_weights, held_mfu, mfu_ceiling, without_ceilings
 from engine.timing.hardware import hardware_for
 from engine.timing.mfu import mfu_figures, mfu_format
 from engine.timing.model import step_time
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # Llama 3.1 8B on 8 H100s at 16K tokens: its attention is a large share of the FLOPs, so the two counts differ by
 # a fifth (shown MFU 55% against 67% with every key, uncapped) and the cap binds in the every-key count
 LONG_H100 = {"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "seq_len": 16384, "micro_batch": 1,
@@ -64,3 +69,28 @@ def test_the_ceilings_are_the_runs_every_key_mfu():
         assert e["mfu"] == round(whole, 4), e["row"]
         lower += causal < whole - 1e-4
     assert lower > len(entries) / 2  # most runs' attention has a masked half to discount
+
+
+def test_the_plan_card_says_which_mfu_the_cap_compares():
+    """The card's rows give the shown (causal) MFU, the every-key one, and for a capped step the cap in the every-key
+    count, from the step's own note (its figures: the model's MFU, the held one, the ceiling). The example Qwen2.5-7B
+    LoRA on an M4 Max fits and is capped by mlx-tune's M4 Pro run (tests/test_apple_training.py)."""
+    s = scenario_from_dict(json.loads((EXAMPLES / "qwen2.5-7b-lora-m4-max.json").read_text(encoding="utf-8")))
+    t = step_time(s)
+    with without_ceilings():
+        own = step_time(s).mfu_attention_whole
+    rows = {str(label): str(value) for label, value in card_facts(s, estimate(s), t).time_rows}
+    assert rows["MFU"] == f"{t.mfu:.0%}"
+    assert rows["MFU with attention counted whole (as torchtitan prints it)"] == f"{t.mfu_attention_whole:.0%}"
+    capped = rows["Speed capped (MFU with attention counted whole, as the published runs' ceiling was measured)"]
+    assert capped == f"{own:.0%} lowered to {t.mfu_attention_whole:.0%} (at most {_ceiling(s).mfu:.0%})"
+
+
+def test_the_hover_gives_both_mfu_definitions_and_says_the_cap_compares_the_whole_one(qtbot, tmp_path):
+    from window_helpers import window_from
+
+    win = window_from(qtbot, tmp_path, LONG_H100)
+    tip = win.time_panel.summary.toolTip()
+    assert "half the sequence length under the causal mask" in tip  # MFU_DEFINITION (the shown figure)
+    assert "The speed cap" in tip and "compares this figure" in tip  # MFU_WHOLE_ATTENTION_DEFINITION
+    assert "The likely range" in tip  # the band's words stay first
