@@ -15,11 +15,14 @@ from engine import estimate, scenario_from_dict
 from engine.accuracy.published_throughput import best_mfu_by_source, load_rows, sets_ceiling
 from engine.models.presets import PRESETS_DIR, read_preset_json
 from engine.plan_card import card_facts
+from engine.planning.rent import rent_search
+from engine.planning.rent_reasons import LATE_EVEN_AT_CEILING
 from engine.scenario import resolve_model
 from engine.timing.ceiling import frozen_weights, held_mfu, mfu_ceiling, without_ceilings
 from engine.timing.hardware import hardware_for
-from engine.timing.mfu import mfu_figures, mfu_format
+from engine.timing.mfu import mfu_figures, mfu_format, step_flops_per_token
 from engine.timing.model import step_time
+from engine.units import format_seconds
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # Llama 3.1 8B on 8 H100s at 16K tokens: its attention is a large share of the FLOPs, so the two counts differ by
@@ -94,3 +97,23 @@ def test_the_hover_gives_both_mfu_definitions_and_says_the_cap_compares_the_whol
     assert "half the sequence length under the causal mask" in tip  # MFU_DEFINITION (the shown figure)
     assert "The speed cap" in tip and "compares this figure" in tip  # MFU_WHOLE_ATTENTION_DEFINITION
     assert "The likely range" in tip  # the band's words stay first
+
+
+def test_rents_floor_divides_the_every_key_flops_by_the_ceiling():
+    """"What should I rent?" drops a GPU count that misses the deadline even at the ceiling's MFU (engine/planning/
+    rent.py): the time is the FLOPs to train over (GPUs x peak x ceiling), the FLOPs in the ceiling's own count,
+    attention whole. Llama 3.1 8B at 32K tokens: the two counts differ by a third, so the wrong one shows in the words."""
+    s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "micro_batch": 1,
+                            "grad_accum": 16, "seq_len": 32768, "attention": "flash", "precision": "mixed-bf16",
+                            "checkpointing": "full", "zero_stage": 3, "tokens_to_train": 10**11})
+    deadline_s = 3600.0
+    dropped = [r for r in rent_search(s, {"h100-sxm-80gb": 2.0}, deadline_seconds=deadline_s, max_gpus=16).dropped
+               if r.dropped is not None and r.dropped.template == LATE_EVEN_AT_CEILING]
+    ceiling, spec, peak = _ceiling(s), resolve_model(s), hardware_for(s).peak("bf16")
+    assert dropped and ceiling is not None
+    for r in dropped:
+        params = dict(r.dropped.params)
+        assert params["mfu"] == ceiling.mfu
+        late = {causal: step_flops_per_token(s, spec, causal) * s.tokens_to_train / (r.gpus * peak * ceiling.mfu)
+                - deadline_s for causal in (False, True)}
+        assert params["late"] == format_seconds(late[False]) != format_seconds(late[True]), r.gpus

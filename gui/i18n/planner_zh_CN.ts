@@ -11960,97 +11960,109 @@ GPU-hour</source>
         <translation>无法运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="22"/>
         <source>misses the deadline by {late} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
-        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
+        <translation type="vanished">即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="24"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="25"/>
         <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="25"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="26"/>
         <source>misses the deadline by {late}</source>
         <translation>超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="26"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="27"/>
         <source>over budget by {over}</source>
         <translation>超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="27"/>
         <source>over budget by {over} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
-        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
+        <translation type="vanished">即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="29"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="22"/>
+        <source>misses the deadline by {late} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU</source>
+        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}（注意力全量计入，与已发表运行的上限计法相同），仍超出截止期限 {late}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_reasons.py" line="28"/>
+        <source>over budget by {over} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU</source>
+        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}（注意力全量计入，与已发表运行的上限计法相同），仍超出预算 {over}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_reasons.py" line="31"/>
         <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="30"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="32"/>
         <source>misses the deadline by {late} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="31"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="33"/>
         <source>over budget by {over} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="32"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="34"/>
         <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
         <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="34"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="36"/>
         <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
         <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="36"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="38"/>
         <source>misses the deadline: no layout that fits is fast enough</source>
         <translation>超出截止期限：没有放得下的布局足够快</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="37"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="39"/>
         <source>over budget: no layout that fits is fast enough to stay within it</source>
         <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="38"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="40"/>
         <source>no layout that fits costs less than the options found before it</source>
         <translation>没有放得下的布局比之前找到的方案更便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="39"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="41"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="41"/>
-        <source>takes more than {time} even at MFU {mfu:.0%}, the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
-        <translation>即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
+        <location filename="../../engine/planning/rent_reasons.py" line="43"/>
+        <source>takes more than {time} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
+        <translation>即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平；注意力全量计入，与已发表运行的上限计法相同）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="44"/>
+        <source>takes more than {time} even at MFU {mfu:.0%}, the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
+        <translation type="vanished">即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_reasons.py" line="47"/>
         <source>takes more than {time} even at the GPU&apos;s full peak FLOP/s: beyond a year, impractical (no deadline set)</source>
         <translation>即使按 GPU 的满峰值 FLOP/s 也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="46"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="49"/>
         <source>takes more than {time} even in its fastest layout, memory aside: beyond a year, impractical (no deadline set)</source>
         <translation>即使用最快的布局（不计显存）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="48"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="51"/>
         <source>trains in {time}: beyond a year, impractical (no deadline set)</source>
         <translation>训练需 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="49"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="52"/>
         <source>no layout that fits trains it within a year: impractical (no deadline set)</source>
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
