@@ -203,9 +203,15 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
                QT_TRANSLATE_NOOP("cli", "Time: {step} per step, {tps} tokens/s, MFU {mfu:.0%}")).format(
         step=format_seconds(t.step_seconds), tps=format_count(t.tokens_per_second),
         per_gpu=format_count(t.tokens_per_second_per_gpu), mfu=t.mfu)]
+    other = []  # the MFU in the conventions published tables use, in one parenthesis
     if t.mfu_bf16_peak and t.mfu_bf16_peak != t.mfu:  # fp8, NVFP4: MFU is of their peak; tables often divide by bf16's
-        out[-1] += tr(QT_TRANSLATE_NOOP("cli", " ({mfu:.0%} of the bf16 peak)")).format(
-            mfu=t.mfu_bf16_peak)
+        other.append(tr(QT_TRANSLATE_NOOP("cli", "{mfu:.0%} of the bf16 peak")).format(mfu=t.mfu_bf16_peak))
+    if t.mfu_attention_whole and f"{t.mfu_attention_whole:.0%}" != f"{t.mfu:.0%}":  # torchtitan's MFU (mfu.py)
+        other.append(tr(QT_TRANSLATE_NOOP("cli", "{mfu:.0%} with attention counted whole, as torchtitan prints it")
+                        ).format(mfu=t.mfu_attention_whole))
+    if other:
+        out[-1] += tr(QT_TRANSLATE_NOOP("cli", " ({figures})")).format(figures=tr(QT_TRANSLATE_NOOP("cli", "; ")).join(
+            other))
     if t.band is not None and t.band.regime == POSTTRAINING_REGIME:
         out += posttraining_band_lines(t, tr_engine)
     elif t.band is not None:

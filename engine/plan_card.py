@@ -18,6 +18,7 @@ from .serving.report import million_tokens_cost
 from .serving.speed_band import speed_ranges
 from .serving.users_curve import slots_set
 from .timing import StepTime
+from .timing.ceiling import CEILING_NOTES
 from .timing.step_result import run_range_words
 from .units import format_bytes, format_cost, format_count, format_gpu_count, format_seconds
 
@@ -272,6 +273,15 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
             (message(QT_TRANSLATE_NOOP("engine", "Step time")), format_seconds(t.step_seconds)),
             (message(QT_TRANSLATE_NOOP("engine", "Tokens/s")), format_count(t.tokens_per_second)),
             (message(QT_TRANSLATE_NOOP("engine", "MFU")), f"{t.mfu:.0%}")]
+    if t.mfu_attention_whole and f"{t.mfu_attention_whole:.0%}" != f"{t.mfu:.0%}":  # torchtitan's MFU (mfu.py)
+        rows.append((message(QT_TRANSLATE_NOOP("engine", "MFU with attention counted whole (as torchtitan prints it)")),
+                     f"{t.mfu_attention_whole:.0%}"))
+    capped = next((n for n in t.notes if n.template in CEILING_NOTES), None)
+    if capped is not None:  # the cap compares the MFU with attention counted whole: the card names it (ceiling.py)
+        rows.append((message(QT_TRANSLATE_NOOP("engine", "Speed capped (MFU with attention counted whole, as the "
+                                                         "published runs' ceiling was measured)")),
+                     message(QT_TRANSLATE_NOOP("engine", "{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})"),
+                             **{k: v for k, v in capped.params if k in ("mfu", "held", "cap")})))
     if t.band is not None:  # the regime's measured spread (engine/timing/bands.py), as `estimate` and the Time tab say
         low, high = t.seconds_range
         rows.insert(1, (message(LIKELY_STEP), likely_range_message(

@@ -28,7 +28,7 @@ from engine.posttraining.timing import step_provenance
 from engine.range_words import band_multiples, likely_range_sentence, sources_words
 from engine.scenario import Scenario
 from engine.serving.report import million_tokens_cost_words
-from engine.timing import MFU_DEFINITION, StepTime
+from engine.timing import MFU_DEFINITION, MFU_WHOLE_ATTENTION_DEFINITION, StepTime
 from engine.timing.near_capacity import near_capacity_share
 from engine.timing.step_result import run_range_words
 from engine.units import format_cost, format_count, format_gpu_count, format_seconds
@@ -75,7 +75,7 @@ class TimePanel(QWidget):
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
-        self.summary.setToolTip(tr_engine(MFU_DEFINITION))
+        self.summary.setToolTip(tr_engine(MFU_DEFINITION) + "\n\n" + tr_engine(MFU_WHOLE_ATTENTION_DEFINITION))
         self.bar = TimeBar()
         self.tokens = QLineEdit()
         self.tokens.setPlaceholderText(self.tr("e.g. 15T, 300B, 2e12 or 500 steps (empty: not asked)"))
@@ -175,8 +175,15 @@ class TimePanel(QWidget):
             (self.tr("%(tokens)s tokens per step on %(n)s GPUs") if t.world_size > 1 else
              self.tr("%(tokens)s tokens per step on one GPU")) % {"tokens": whole_number(locale, t.tokens_per_step),
                                                                   "n": format_gpu_count(t.world_size)}]
+        other = []  # the MFU in the conventions published tables use, in one parenthesis (as `estimate` prints it)
         if t.mfu_bf16_peak and t.mfu_bf16_peak != t.mfu:  # fp8, NVFP4: MFU is of their peak; tables often divide by bf16's
-            lines[0] += self.tr(" (%(mfu)s of the bf16 peak)") % {"mfu": f"{t.mfu_bf16_peak:.0%}"}
+            other.append(self.tr("%(mfu)s of the bf16 peak") % {"mfu": f"{t.mfu_bf16_peak:.0%}"})
+        if t.mfu_attention_whole and f"{t.mfu_attention_whole:.0%}" != f"{t.mfu:.0%}":  # torchtitan's MFU (mfu.py)
+            other.append(self.tr("%(mfu)s with attention counted whole, as torchtitan prints it") % {
+                "mfu": f"{t.mfu_attention_whole:.0%}"})
+        if other:
+            lines[0] += self.tr(" (%(figures)s)") % {"figures": self.tr("; ").join(other)}
+        band_tip = ""
         if t.band is not None:  # where the measured step likely falls (engine/timing/bands.py), on the same line
             lines[1] += self.tr(" · %(likely)s per step") % {"likely": likely_range_sentence(  # engine/range_words.py
                 format_seconds(t.seconds_range[0]), format_seconds(t.seconds_range[1]),
@@ -190,10 +197,13 @@ class TimePanel(QWidget):
             if len(posttraining) > 1:  # each phase's time and range on the tab, as `estimate` prints them: only on
                 # hover, a keyboard user and a reader of the window never saw them (user audit 7)
                 lines.append(escape(posttraining[1]))
-            self.summary.setToolTip("<br>".join(escape(line) for line in posttraining) if posttraining else self.tr(
+            band_tip = "<br>".join(escape(line) for line in posttraining) if posttraining else self.tr(
                 "The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came "
                 "within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.") % {
-                "runs": t.band.runs, "sources": t.band.sources, "regime": regime_text(t.band, tr_engine)})
+                "runs": t.band.runs, "sources": t.band.sources, "regime": regime_text(t.band, tr_engine)}
+        # both MFU definitions on hover, the band's words before them: which count is shown, which the cap compares
+        mfu_tip = "<br><br>".join(escape(tr_engine(d)) for d in (MFU_DEFINITION, MFU_WHOLE_ATTENTION_DEFINITION))
+        self.summary.setToolTip(f"{band_tip}<br><br>{mfu_tip}" if band_tip else mfu_tip)
         if t.time_to_train_seconds is not None:
             # the steps beside the time: a post-training run is planned in steps (user audit 11)
             line = self.tr("Time to train: <b>%(time)s</b> (%(steps)s steps) · %(hours)s GPU-hours") % {

@@ -95,11 +95,12 @@ def test_fsdp_unit_of_a_deltanet_stack_is_its_deltanet_layer():
 def test_mfu_counts_attention_only_on_softmax_attention_layers():
     """Megatron-LM (megatron/training/training.py at d98e8a64, lines 1163-1251) counts a gated DeltaNet layer's
     work as token-linear: the QK^T and (QK^T)V term is on its standard attention layers only. Qwen3-Next:
-    6 x (active parameters - embedding) + 12 x 12 attention layers x 16 heads x 256 x the sequence."""
+    6 x (active parameters - embedding) + 12 x 12 attention layers x 16 heads x 256 x half the sequence (the causal
+    mask's non-zero half, Megatron-LM's "/ 2" at lines 1164-1169)."""
     spec = model_spec_for(NEXT)
     matmul = 6 * (spec.active_params - spec.embedding_params)
     for seq in (1024, 4096):
-        assert model_flops_per_token(spec, seq) == pytest.approx(matmul + 12 * 12 * 16 * 256 * seq, rel=1e-12)
+        assert model_flops_per_token(spec, seq) == pytest.approx(matmul + 12 * 12 * 16 * 256 * seq / 2, rel=1e-12)
 
 
 def test_hybrid_mfu_sequence_term_is_on_attention_blocks_only():

@@ -100,12 +100,13 @@ def test_mtp_costs_a_decoder_layer_and_a_second_output_layer_on_its_stage():
 
 def test_mfu_counts_the_mtp_flops_megatron_bridge_counts():
     """Megatron-Bridge src/megatron/bridge/training/utils/flop_utils.py at 067f987d: each MTP layer adds a layer of
-    the last layer's kind, the 2h -> h projection and the logits once more (its norms are under 0.01%)."""
+    the last layer's kind, the 2h -> h projection and the logits once more (its norms are under 0.01%); its attention
+    over the causal half of the keys, 12 d s/2, as the decoder's (Megatron-LM's count)."""
     s = _scenario()
     spec = resolve_model(s)
     h = spec.hidden
     layer = spec.active_layer_params(True) + 2 * h * h + spec.vocab * h
-    expected = model_flops_per_token(spec, s.seq_len) + 6 * layer + 12 * spec.q_dim * s.seq_len
+    expected = model_flops_per_token(spec, s.seq_len) + 6 * layer + 12 * spec.q_dim * s.seq_len / 2
     assert step_flops_per_token(s, spec) == pytest.approx(expected)
     assert step_flops_per_token(_scenario(mtp_layers=0), spec) == model_flops_per_token(spec, s.seq_len)
 

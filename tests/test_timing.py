@@ -56,12 +56,15 @@ def test_time_to_train_hours_and_cost():
 
 
 def test_model_flops_per_token_definition():
-    """6 N (without the input embedding) + 12 L d s, counted by hand for Llama-2-7B (no tied embeddings)."""
+    """6 N (without the input embedding) + 12 L d s/2, counted by hand for Llama-2-7B (no tied embeddings): the
+    causal mask's half of the scores, as Megatron-LM counts it (megatron/training/training.py at d98e8a64 lines
+    1164-1169, "/ 2  # causal mask"); every key (12 L d s) is PaLM's appendix B count, the second figure."""
     from engine.models.presets import model_spec_for
 
     spec = model_spec_for("llama-2-7b")
     n = 6_738_415_616 - 32000 * 4096  # published total minus the input embedding table
-    assert model_flops_per_token(spec, 4096) == 6 * n + 12 * 32 * 4096 * 4096
+    assert model_flops_per_token(spec, 4096) == 6 * n + 12 * 32 * 4096 * 4096 / 2
+    assert model_flops_per_token(spec, 4096, causal=False) == 6 * n + 12 * 32 * 4096 * 4096
 
 
 @pytest.mark.parametrize("model", ["llama-3-8b", "qwen3-30b-a3b", "llama-3.1-70b"])
@@ -379,18 +382,19 @@ def test_liger_kernels_cut_the_element_wise_time_and_nothing_else():
 def test_frozen_weights_count_no_weight_gradient_in_mfu():
     """The 6 of 6N is 2 forward + 2 activation gradients + 2 weight gradients, and attention's 12 is 4 forward + 8
     backward (Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU Clusters", appendix:
-    the backward pass costs twice the forward, half for each gradient). LoRA counts 4N + 12 L d s; 8 bottom layers
-    of 32 frozen count neither gradient there."""
+    the backward pass costs twice the forward, half for each gradient), over the causal half of the sequence's keys
+    (s/2, Megatron-LM's count). LoRA counts 4N + 12 L d s/2; 8 bottom layers of 32 frozen count neither gradient
+    there."""
     from engine.models.presets import model_spec_for
     from engine.timing.mfu import gradient_shares
 
     spec = model_spec_for("llama-2-7b")
     n = 6_738_415_616 - 32000 * 4096
     lora = scenario_from_dict({"model": "llama-2-7b", "method": "lora"})
-    assert model_flops_per_token(spec, 4096, *gradient_shares(lora, spec)) == 4 * n + 12 * 32 * 4096 * 4096
+    assert model_flops_per_token(spec, 4096, *gradient_shares(lora, spec)) == 4 * n + 12 * 32 * 4096 * 2048
     frozen = scenario_from_dict({"model": "llama-2-7b", "method": "freeze", "frozen_layers": 8})
     assert gradient_shares(frozen, spec) == (0.75, 0.75)
-    assert model_flops_per_token(spec, 4096, 0.75, 0.75) == n * (2 + 1.5 + 1.5) + 32 * 4096 * 4096 * (4 + 6)
+    assert model_flops_per_token(spec, 4096, 0.75, 0.75) == n * (2 + 1.5 + 1.5) + 32 * 4096 * 2048 * (4 + 6)
 
 
 def test_adapter_mfu_stays_under_the_peak_on_a_matmul_bound_card():

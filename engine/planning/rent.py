@@ -178,7 +178,9 @@ def _ceiling_seconds(s: Scenario, tokens: int) -> tuple[float, float]:
     fmt = mfu_format(s)
     ceiling = mfu_ceiling(hw.gpu_id, hw.arch, fmt, spec.is_moe, frozen_weights(s, spec))
     mfu = min(1.0, ceiling.mfu) if ceiling is not None else 1.0
-    flops = step_flops_per_token(s, spec) * tokens
+    # the ceiling's MFU counts attention whole (as the cap, timing/model.py); the full peak bounds the FLOPs the step
+    # runs (the causal count), the smaller, so the bound stays a lower bound where the whole count passes 100%
+    flops = step_flops_per_token(s, spec, causal=ceiling is None) * tokens
     # a measured step of this GPU (time_calibration, M / P as low as 0.1) may run faster than the model's figures
     faster = min(1.0, s.time_calibration[0] / s.time_calibration[1]) if s.time_calibration else 1.0
     return flops / (s.world_size * hw.peak(fmt) * mfu) * faster, mfu

@@ -19,13 +19,15 @@ NOT_FIT_HOST = QT_TRANSLATE_NOOP("engine", "does not fit: no layout holds it in 
 NOT_FIT_SERVER = QT_TRANSLATE_NOOP("engine", "does not fit: no layout holds it in the GPUs and the CPU memory of the "
                                              "rented node: {basis}")
 CANNOT = QT_TRANSLATE_NOOP("engine", "cannot run it: {why}")
-LATE_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even at MFU {mfu:.0%}, the best "
-                                                   "a published run reached on this GPU")
+LATE_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even at MFU {mfu:.0%} "
+                                                   "(attention counted whole, as the published runs' ceiling was "
+                                                   "measured), the best a published run reached on this GPU")
 LATE_EVEN_AT_PEAK = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even at the GPU's full peak FLOP/s")
 LATE = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late}")
 OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget by {over}")
-OVER_BUDGET_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at MFU {mfu:.0%}, the best a "
-                                                          "published run reached on this GPU")
+OVER_BUDGET_EVEN_AT_CEILING = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at MFU {mfu:.0%} (attention "
+                                                          "counted whole, as the published runs' ceiling was "
+                                                          "measured), the best a published run reached on this GPU")
 OVER_BUDGET_EVEN_AT_PEAK = QT_TRANSLATE_NOOP("engine", "over budget by {over} even at the GPU's full peak FLOP/s")
 LATE_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "misses the deadline by {late} even in its fastest layout, memory aside")
 OVER_BUDGET_EVEN_FASTEST = QT_TRANSLATE_NOOP("engine", "over budget by {over} even in its fastest layout, memory aside")
@@ -38,9 +40,10 @@ NONE_IN_BUDGET = QT_TRANSLATE_NOOP("engine", "over budget: no layout that fits i
 NONE_CHEAPER = QT_TRANSLATE_NOOP("engine", "no layout that fits costs less than the options found before it")
 NO_PRICE = QT_TRANSLATE_NOOP("engine", "no price per GPU-hour is set for this GPU, so its cost is not known")
 # without a deadline: the year's horizon, said as such (the time, not "misses the deadline")
-BEYOND_YEAR_AT_CEILING = QT_TRANSLATE_NOOP("engine", "takes more than {time} even at MFU {mfu:.0%}, the best a "
-                                                     "published run reached on this GPU: beyond a year, impractical "
-                                                     "(no deadline set)")
+BEYOND_YEAR_AT_CEILING = QT_TRANSLATE_NOOP("engine", "takes more than {time} even at MFU {mfu:.0%} (attention "
+                                                     "counted whole, as the published runs' ceiling was measured), "
+                                                     "the best a published run reached on this GPU: beyond a year, "
+                                                     "impractical (no deadline set)")
 BEYOND_YEAR_AT_PEAK = QT_TRANSLATE_NOOP("engine", "takes more than {time} even at the GPU's full peak FLOP/s: beyond a "
                                                   "year, impractical (no deadline set)")
 BEYOND_YEAR_FASTEST = QT_TRANSLATE_NOOP("engine", "takes more than {time} even in its fastest layout, memory aside: "

@@ -358,16 +358,16 @@ def rl_step_time(s: Scenario) -> RLStepTime:
     parts = [(k, v * train.calibration_factor) for k, v in parts]
     step = train.step_seconds + sum(v for _, v in parts)
     tps = train.tokens_per_step / step if step else math.inf
-    samples = step_sequences(s)
-    ttt = hours = cost = None
+    samples, ttt, hours, cost = step_sequences(s), None, None, None
     if s.tokens_to_train:
         ttt = s.tokens_to_train / tps
         hours = ttt * s.world_size / 3600.0
         cost = hours * s.gpu_hour_price if s.gpu_hour_price is not None else None
+    share = train.step_seconds / step if step else 0.0  # of the step the update takes: each MFU figure scales by it
     base = dataclasses.replace(train, step_seconds=step, tokens_per_second=tps, tokens_per_second_per_gpu=tps /
-                               s.world_size, mfu=train.mfu * train.step_seconds / step if step else 0.0,
-                               mfu_bf16_peak=train.mfu_bf16_peak * train.step_seconds / step if step else 0.0,  # as mfu
-                               time_to_train_seconds=ttt, gpu_hours=hours, cost=cost)
+                               s.world_size, mfu=train.mfu * share, mfu_bf16_peak=train.mfu_bf16_peak * share,
+                               mfu_attention_whole=train.mfu_attention_whole * share, time_to_train_seconds=ttt,
+                               gpu_hours=hours, cost=cost)
     # a step that generates takes the post-training regime's own band, not the training runs' (time_band.py: its
     # measured runs are online, generating ones); an offline objective (DPO, KTO, ...) runs a training step over
     # pairs and keeps the training regime's band; a step scaled to the user's measured one has none (model.py)

@@ -28,6 +28,10 @@ A group of kinds whose runs come from one source does not bind alone (no single 
 pooled with the next evidence in that order until two sources hold it, within the best run of any kind on the GPU
 (issue 23 item 5's own bound; POOLED_SOURCES).
 
+MFU here counts attention whole (every key of the scores, engine/timing/mfu.py's second figure, causal=False): the
+count the published runs print (torchtitan, nanoGPT, PaLM's appendix B, NeMo's 2024 tables), which the ceilings were
+measured in; the plan's own figure is compared in the same count (timing/model.py), not in the shown causal MFU.
+
 Each ceiling keeps its source, so the accuracy report can leave a row's own source out (cross-validation). No Qt.
 """
 
@@ -115,26 +119,34 @@ def _best(level: str, key: tuple[str, str], kinds: tuple[tuple[str, str], ...], 
     return _Found(Ceiling(mfu * (1 + table["margin"]), mfu, top["row"], top["source"], top["gpu"]), sources)
 
 
+CAPPED_ON_SIBLING = QT_TRANSLATE_NOOP(
+    "engine", "Speed capped: the model alone gives this step an MFU (the share of the GPU's peak put to use), "
+    "with attention counted whole as the published runs' ceiling was measured, of {mfu:.0%}, near or above "
+    "the most a plan may claim here ({cap:.0%}: with no published run on this GPU "
+    "in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU's "
+    "rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.")
+CAPPED = QT_TRANSLATE_NOOP(
+    "engine", "Speed capped: the model alone gives this step an MFU (the share of the GPU's peak put to use), with "
+    "attention counted whole as the published runs' ceiling was measured, of {mfu:.0%}, near or above the most "
+    "a plan may claim here ({cap:.0%}: the best published run on this GPU in "
+    "this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step "
+    "takes longer.")
+CEILING_NOTES = (CAPPED, CAPPED_ON_SIBLING)  # a step's note from ceiling_note (the plan card's row reads its figures)
+
+
 def ceiling_note(ceiling: Ceiling, gpu_id: str | None, own: float, held: float) -> Message:
     """The sentence saying a plan was held to its ceiling. It names the run's GPU where that is another GPU of the
     plan's architecture (user audit 8: an M4 Max LoRA read 'the best published run on this GPU' of a run on an M4
     Pro, carried at the two chips' rate shares). One plain sentence: what is capped (the step's MFU), why (the
     best published run and the margin above it) and by how much (from the model's own MFU to the held one); it read
-    "MFU 65%, close to or above 71% (...): the step is stretched to MFU 63%" (user audit 9)."""
+    "MFU 65%, close to or above 71% (...): the step is stretched to MFU 63%" (user audit 9). The MFU it compares is
+    the one with attention counted whole (the step's mfu_attention_whole, not the causal mfu shown first): the count
+    the ceilings' runs print and were measured in, so its words name it."""
     values = {"mfu": own, "cap": ceiling.mfu, "best": ceiling.measured, "row": ceiling.row,
               "margin": ceiling.mfu / ceiling.measured - 1, "held": held}
     if ceiling.gpu and ceiling.gpu != gpu_id:
-        return message(QT_TRANSLATE_NOOP(
-            "engine", "Speed capped: the model alone gives this step an MFU (the share of the GPU's peak put to use) "
-            "of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU "
-            "in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU's "
-            "rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer."),
-            run_gpu=get_gpu(ceiling.gpu).name, **values)
-    return message(QT_TRANSLATE_NOOP(
-        "engine", "Speed capped: the model alone gives this step an MFU (the share of the GPU's peak put to use) of "
-        "{mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in "
-        "this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step "
-        "takes longer."), **values)
+        return message(CAPPED_ON_SIBLING, run_gpu=get_gpu(ceiling.gpu).name, **values)
+    return message(CAPPED, **values)
 
 
 DENSE, MOE = "dense", "moe"  # the model kind

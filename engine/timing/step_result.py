@@ -10,7 +10,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message
 from ..range_words import run_range_message
 from .bands import Band, seconds_range
 from .formulas import FORMULAS
-from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION
+from .mfu import MFU_BF16_DEFINITION, MFU_DEFINITION, MFU_WHOLE_ATTENTION_DEFINITION
 
 BREAKDOWN_KEYS = ("compute", "memory_bound", "recompute", "communication_tp", "communication_cp", "communication_ep",
                   "communication_pp", "communication_dp", "bubble", "offload", "optimizer", "host")
@@ -55,12 +55,13 @@ class StepTime:
     notes: tuple[Message, ...] = ()
     mfu_bf16_peak: float = 0.0  # the same FLOPs against the bf16 peak (differs from mfu for fp8 only)
     band: Band | None = None  # the cross-validated error band of the step's regime (bands.py)
+    mfu_attention_whole: float = 0.0  # the MFU with every attention key counted (PaLM, torchtitan, nanoGPT)
 
     def __init__(self, step_seconds: float, tokens_per_step: int, tokens_per_second: float,
                  tokens_per_second_per_gpu: float, mfu: float, model_flops_per_token: float, world_size: int,
                  seconds: tuple[float, ...], calibration_factor: float = 1.0, time_to_train_seconds: float | None = None,
                  gpu_hours: float | None = None, cost: float | None = None, notes: tuple[Message, ...] = (),
-                 mfu_bf16_peak: float = 0.0, band: Band | None = None) -> None:
+                 mfu_bf16_peak: float = 0.0, band: Band | None = None, mfu_attention_whole: float = 0.0) -> None:
         # Written out, one dict update (as breakdown.Estimate's): the generated __init__ of a frozen dataclass sets
         # its 15 fields one object.__setattr__ at a time, and the speed search makes thousands (time_speed.py)
         self.__dict__.update(
@@ -68,7 +69,7 @@ class StepTime:
             tokens_per_second_per_gpu=tokens_per_second_per_gpu, mfu=mfu, model_flops_per_token=model_flops_per_token,
             world_size=world_size, seconds=seconds, calibration_factor=calibration_factor,
             time_to_train_seconds=time_to_train_seconds, gpu_hours=gpu_hours, cost=cost, notes=notes,
-            mfu_bf16_peak=mfu_bf16_peak, band=band)
+            mfu_bf16_peak=mfu_bf16_peak, band=band, mfu_attention_whole=mfu_attention_whole)
 
     @property
     def seconds_range(self) -> tuple[float, float]:
@@ -122,6 +123,9 @@ def time_to_json(t: StepTime) -> dict[str, Any]:
     if t.mfu_bf16_peak != t.mfu:  # fp8: the bf16-referenced convention as a second, labelled figure
         out["mfu_bf16_peak"] = t.mfu_bf16_peak
         out["mfu_bf16_peak_definition"] = MFU_BF16_DEFINITION
+    if t.mfu_attention_whole and t.mfu_attention_whole != t.mfu:  # the convention torchtitan and nanoGPT print
+        out["mfu_attention_whole"] = t.mfu_attention_whole
+        out["mfu_attention_whole_definition"] = MFU_WHOLE_ATTENTION_DEFINITION
     if t.time_to_train_seconds is not None:
         out["time_to_train_seconds"] = t.time_to_train_seconds
         out["gpu_hours"] = t.gpu_hours

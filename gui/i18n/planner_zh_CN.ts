@@ -5730,7 +5730,7 @@ GPU-hour</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="221"/>
+        <location filename="../time_panel.py" line="231"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
@@ -5770,7 +5770,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="108"/>
-        <location filename="../time_panel.py" line="264"/>
+        <location filename="../time_panel.py" line="274"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -5791,7 +5791,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="116"/>
-        <location filename="../time_panel.py" line="269"/>
+        <location filename="../time_panel.py" line="279"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -5811,22 +5811,41 @@ GPU-hour</source>
         <translation>%(n)s 块 GPU 上每步 %(tokens)s 个 token</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="179"/>
-        <source> (%(mfu)s of the bf16 peak)</source>
-        <translation>（相对 bf16 峰值为 %(mfu)s）</translation>
+        <location filename="../time_panel.py" line="180"/>
+        <source>%(mfu)s of the bf16 peak</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="181"/>
+        <location filename="../time_panel.py" line="182"/>
+        <source>%(mfu)s with attention counted whole, as torchtitan prints it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="185"/>
+        <source> (%(figures)s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="185"/>
+        <source>; </source>
+        <translation type="unfinished">；</translation>
+    </message>
+    <message>
+        <source> (%(mfu)s of the bf16 peak)</source>
+        <translation type="vanished">（相对 bf16 峰值为 %(mfu)s）</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="188"/>
         <source> · %(likely)s per step</source>
         <translation> · 每步%(likely)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="185"/>
+        <location filename="../time_panel.py" line="192"/>
         <source> (checked against %(runs)d measured post-training runs of %(sources)s)</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="260"/>
+        <location filename="../time_panel.py" line="270"/>
         <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
@@ -5835,22 +5854,22 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)d 个来源的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="194"/>
+        <location filename="../time_panel.py" line="201"/>
         <source>The likely range: 8 in 10 published runs (%(regime)s: %(runs)d from %(sources)d sources) came within these multiples of their estimate, and about 8 in 10 runs of sources left out of it.</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="199"/>
+        <location filename="../time_panel.py" line="209"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; (%(steps)s steps) · %(hours)s GPU-hours</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt;（%(steps)s 步）· %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="210"/>
+        <location filename="../time_panel.py" line="220"/>
         <source>Enter the tokens to train (or the steps: &quot;500 steps&quot;) for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数（或步数，如“500 步”），即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="241"/>
+        <location filename="../time_panel.py" line="251"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
@@ -5886,7 +5905,7 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="203"/>
+        <location filename="../time_panel.py" line="213"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
@@ -5903,7 +5922,7 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="246"/>
+        <location filename="../time_panel.py" line="256"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
@@ -5912,12 +5931,12 @@ GPU-hour</source>
         <translation type="vanished">训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="274"/>
+        <location filename="../time_panel.py" line="284"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="293"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5928,40 +5947,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="294"/>
+        <location filename="../time_panel.py" line="304"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="295"/>
+        <location filename="../time_panel.py" line="305"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="296"/>
+        <location filename="../time_panel.py" line="306"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="298"/>
+        <location filename="../time_panel.py" line="308"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="300"/>
+        <location filename="../time_panel.py" line="310"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="302"/>
+        <location filename="../time_panel.py" line="312"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="305"/>
+        <location filename="../time_panel.py" line="315"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -5975,17 +5994,17 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="205"/>
+        <location filename="../time_panel.py" line="215"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="219"/>
+        <location filename="../time_panel.py" line="229"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="214"/>
+        <location filename="../time_panel.py" line="224"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -6311,7 +6330,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="196"/>
-        <location filename="../../engine/estimate_output.py" line="222"/>
+        <location filename="../../engine/estimate_output.py" line="228"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
@@ -6321,12 +6340,11 @@ GPU-hour</source>
         <translation>时间：每步 {step}，{tps} tokens/s，MFU {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="207"/>
         <source> ({mfu:.0%} of the bf16 peak)</source>
-        <translation>（相对 bf16 峰值为 {mfu:.0%}）</translation>
+        <translation type="vanished">（相对 bf16 峰值为 {mfu:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="213"/>
+        <location filename="../../engine/estimate_output.py" line="219"/>
         <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
@@ -6335,12 +6353,12 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="229"/>
+        <location filename="../../engine/estimate_output.py" line="235"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="236"/>
+        <location filename="../../engine/estimate_output.py" line="242"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -6405,6 +6423,7 @@ GPU-hour</source>
         <translation>，</translation>
     </message>
     <message>
+        <location filename="../../engine/estimate_output.py" line="213"/>
         <location filename="../../engine/planning/fit_report.py" line="84"/>
         <source>; </source>
         <translation>；</translation>
@@ -6707,12 +6726,27 @@ GPU-hour</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="225"/>
+        <location filename="../../engine/estimate_output.py" line="208"/>
+        <source>{mfu:.0%} of the bf16 peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="210"/>
+        <source>{mfu:.0%} with attention counted whole, as torchtitan prints it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="213"/>
+        <source> ({figures})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="231"/>
         <source>Time to train: {time} ({steps} steps), {hours} GPU-hours</source>
         <translation>训练总时长：{time}（{steps} 步），{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="230"/>
+        <location filename="../../engine/estimate_output.py" line="236"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -6873,7 +6907,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../rent_panel.py" line="243"/>
-        <location filename="../../engine/estimate_output.py" line="233"/>
+        <location filename="../../engine/estimate_output.py" line="239"/>
         <location filename="../../engine/planning/rent_report.py" line="229"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -9120,7 +9154,7 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="367"/>
+        <location filename="../../engine/timing/model.py" line="370"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -10008,57 +10042,57 @@ GPU-hour</source>
         <translation>未检查 CPU 内存（未设置）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="119"/>
+        <location filename="../../engine/plan_card.py" line="120"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="126"/>
+        <location filename="../../engine/plan_card.py" line="127"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="122"/>
+        <location filename="../../engine/plan_card.py" line="123"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="129"/>
+        <location filename="../../engine/plan_card.py" line="130"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="147"/>
+        <location filename="../../engine/plan_card.py" line="148"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="149"/>
+        <location filename="../../engine/plan_card.py" line="150"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="189"/>
+        <location filename="../../engine/plan_card.py" line="190"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="191"/>
+        <location filename="../../engine/plan_card.py" line="192"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="195"/>
+        <location filename="../../engine/plan_card.py" line="196"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="197"/>
+        <location filename="../../engine/plan_card.py" line="198"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="200"/>
+        <location filename="../../engine/plan_card.py" line="201"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
@@ -10067,203 +10101,218 @@ GPU-hour</source>
         <translation type="vanished">主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="135"/>
+        <location filename="../../engine/plan_card.py" line="136"/>
         <source>Does not fit on {machines}: the CPU memory does not hold it.</source>
         <translation>在 {machines} 上放不下：CPU 内存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="138"/>
+        <location filename="../../engine/plan_card.py" line="139"/>
         <source>Does not fit on {machines}.</source>
         <translation>在 {machines} 上放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="139"/>
+        <location filename="../../engine/plan_card.py" line="140"/>
         <source>Does not fit on {machines}: {why}</source>
         <translation>在 {machines} 上放不下：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="161"/>
+        <location filename="../../engine/plan_card.py" line="162"/>
         <source>Main risk: at {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
         <translation>主要风险：每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="166"/>
+        <location filename="../../engine/plan_card.py" line="167"/>
         <source>Main risk: one slot (n_parallel 1) answers one request at a time; a second user waits until the first answer is done. Set more slots to serve several at once.</source>
         <translation>主要风险：只有一个槽位（n_parallel 1），一次只回答一个请求；第二个用户要等第一个回答完成。设置更多槽位才能同时服务多人。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="170"/>
+        <location filename="../../engine/plan_card.py" line="171"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="178"/>
+        <location filename="../../engine/plan_card.py" line="179"/>
         <source>Main risk: none stands out in memory; the times and costs are estimates, with the range 8 in 10 measured runs like it came within.</source>
         <translation>主要风险：内存方面没有突出风险；时间和费用均为估算值，并给出了 10 次类似实测运行中有 8 次落入的范围。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="203"/>
+        <location filename="../../engine/plan_card.py" line="204"/>
         <source>Main risk: the time. Measured runs like this one took up to {multiple}x the model&apos;s step time: plan for the slow end of the range.</source>
         <translation>主要风险：时间。与此类似的实测运行耗时最多达到模型步时的 {multiple} 倍：请按范围的慢端做计划。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="217"/>
+        <location filename="../../engine/plan_card.py" line="218"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="220"/>
+        <location filename="../../engine/plan_card.py" line="221"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="222"/>
+        <location filename="../../engine/plan_card.py" line="223"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="223"/>
+        <location filename="../../engine/plan_card.py" line="224"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="224"/>
+        <location filename="../../engine/plan_card.py" line="225"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="245"/>
+        <location filename="../../engine/plan_card.py" line="246"/>
         <source>GPUs an hour ({n} x {price})</source>
         <translation>GPU 每小时费用（{n} × {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="247"/>
+        <location filename="../../engine/plan_card.py" line="248"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="255"/>
+        <location filename="../../engine/plan_card.py" line="256"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="256"/>
+        <location filename="../../engine/plan_card.py" line="257"/>
         <source>Time to first token, measured runs like this one (8 in 10)</source>
         <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="257"/>
+        <location filename="../../engine/plan_card.py" line="258"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="258"/>
+        <location filename="../../engine/plan_card.py" line="259"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="259"/>
+        <location filename="../../engine/plan_card.py" line="260"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="260"/>
+        <location filename="../../engine/plan_card.py" line="261"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="268"/>
+        <location filename="../../engine/plan_card.py" line="269"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="270"/>
+        <location filename="../../engine/plan_card.py" line="271"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="272"/>
+        <location filename="../../engine/plan_card.py" line="273"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="273"/>
+        <location filename="../../engine/plan_card.py" line="274"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="274"/>
+        <location filename="../../engine/plan_card.py" line="275"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="280"/>
-        <location filename="../../engine/plan_card.py" line="291"/>
+        <location filename="../../engine/plan_card.py" line="277"/>
+        <source>MFU with attention counted whole (as torchtitan prints it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="281"/>
+        <source>Speed capped (MFU with attention counted whole, as the published runs&apos; ceiling was measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="283"/>
+        <source>{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="290"/>
+        <location filename="../../engine/plan_card.py" line="301"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="281"/>
+        <location filename="../../engine/plan_card.py" line="291"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="286"/>
+        <location filename="../../engine/plan_card.py" line="296"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="289"/>
+        <location filename="../../engine/plan_card.py" line="299"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="293"/>
+        <location filename="../../engine/plan_card.py" line="303"/>
         <source>Optimizer steps</source>
         <translation>优化器步数</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="295"/>
+        <location filename="../../engine/plan_card.py" line="305"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="300"/>
+        <location filename="../../engine/plan_card.py" line="310"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="304"/>
+        <location filename="../../engine/plan_card.py" line="314"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="306"/>
+        <location filename="../../engine/plan_card.py" line="316"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="318"/>
+        <location filename="../../engine/plan_card.py" line="328"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="319"/>
+        <location filename="../../engine/plan_card.py" line="329"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="334"/>
+        <location filename="../../engine/plan_card.py" line="344"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="338"/>
+        <location filename="../../engine/plan_card.py" line="348"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="339"/>
+        <location filename="../../engine/plan_card.py" line="349"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -11931,107 +11980,119 @@ GPU-hour</source>
         <translation>无法运行：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="22"/>
         <source>misses the deadline by {late} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
-        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
+        <translation type="vanished">即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="24"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="25"/>
         <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="25"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="26"/>
         <source>misses the deadline by {late}</source>
         <translation>超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="26"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="27"/>
         <source>over budget by {over}</source>
         <translation>超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="27"/>
         <source>over budget by {over} even at MFU {mfu:.0%}, the best a published run reached on this GPU</source>
-        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
+        <translation type="vanished">即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="29"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="22"/>
+        <source>misses the deadline by {late} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_reasons.py" line="28"/>
+        <source>over budget by {over} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_reasons.py" line="31"/>
         <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="30"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="32"/>
         <source>misses the deadline by {late} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="31"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="33"/>
         <source>over budget by {over} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="32"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="34"/>
         <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
         <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="34"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="36"/>
         <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
         <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="36"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="38"/>
         <source>misses the deadline: no layout that fits is fast enough</source>
         <translation>超出截止期限：没有放得下的布局足够快</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="37"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="39"/>
         <source>over budget: no layout that fits is fast enough to stay within it</source>
         <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="38"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="40"/>
         <source>no layout that fits costs less than the options found before it</source>
         <translation>没有放得下的布局比之前找到的方案更便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="39"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="41"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="41"/>
-        <source>takes more than {time} even at MFU {mfu:.0%}, the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
-        <translation>即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
+        <location filename="../../engine/planning/rent_reasons.py" line="43"/>
+        <source>takes more than {time} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="44"/>
+        <source>takes more than {time} even at MFU {mfu:.0%}, the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
+        <translation type="vanished">即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_reasons.py" line="47"/>
         <source>takes more than {time} even at the GPU&apos;s full peak FLOP/s: beyond a year, impractical (no deadline set)</source>
         <translation>即使按 GPU 的满峰值 FLOP/s 也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="46"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="49"/>
         <source>takes more than {time} even in its fastest layout, memory aside: beyond a year, impractical (no deadline set)</source>
         <translation>即使用最快的布局（不计显存）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="48"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="51"/>
         <source>trains in {time}: beyond a year, impractical (no deadline set)</source>
         <translation>训练需 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="49"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="52"/>
         <source>no layout that fits trains it within a year: impractical (no deadline set)</source>
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="317"/>
+        <location filename="../../engine/planning/rent.py" line="319"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="320"/>
+        <location filename="../../engine/planning/rent.py" line="322"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
@@ -12272,12 +12333,21 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="16"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters of the language model without the input embedding: a vision tower runs over image patches, not tokens) + 12 x softmax-attention layers (not gated DeltaNet ones) x attention width x sequence length (causal masking and recomputation not discounted or added), as Megatron-LM, torchtitan and llm-foundry count them, the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
-        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
+        <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="29"/>
+        <location filename="../../engine/timing/mfu.py" line="16"/>
+        <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters of the language model without the input embedding: a vision tower runs over image patches, not tokens) + 12 x attention width x the keys a token&apos;s query is scored against in the softmax-attention layers (not gated DeltaNet ones): half the sequence length under the causal mask, as Megatron-LM counts it, and a sliding window&apos;s mean on the layers that slide (recomputation not added), the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/mfu.py" line="32"/>
+        <source>MFU (attention counted whole) = the same, with every key of the attention scores counted, masked or not (12 x layers x attention width x sequence length): the count of PaLM&apos;s appendix B, torchtitan and nanoGPT, whose printed MFU is this one; it can exceed 100% at long sequences. The speed cap (no plan more than 10% above the best published run on its GPU) compares this figure, the count the published runs&apos; ceilings were measured in.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/mfu.py" line="39"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
@@ -13252,7 +13322,7 @@ GPU-hour</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="225"/>
+        <location filename="../../engine/plan_card.py" line="226"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
@@ -13474,14 +13544,12 @@ GPU-hour</source>
         <translation>预设文件 {name} 已损坏：{entry} 缺失，或不是估算在此读取的内容（{found}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="127"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
-        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下没有已发表的运行，取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+        <translation type="vanished">速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下没有已发表的运行，取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="133"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use) of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
-        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+        <translation type="vanished">速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_rent.py" line="49"/>
@@ -13537,6 +13605,16 @@ GPU-hour</source>
         <location filename="../../engine/planning/serve_rent.py" line="277"/>
         <source>A context of {n} tokens is longer than the model was trained for ({trained} tokens).</source>
         <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/ceiling.py" line="122"/>
+        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/ceiling.py" line="128"/>
+        <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
