@@ -5813,22 +5813,22 @@ GPU-hour</source>
     <message>
         <location filename="../time_panel.py" line="180"/>
         <source>%(mfu)s of the bf16 peak</source>
-        <translation type="unfinished"></translation>
+        <translation>相对 bf16 峰值为 %(mfu)s</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="182"/>
         <source>%(mfu)s with attention counted whole, as torchtitan prints it</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力全量计入时为 %(mfu)s，即 torchtitan 打印的值</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="185"/>
         <source> (%(figures)s)</source>
-        <translation type="unfinished"></translation>
+        <translation>（%(figures)s）</translation>
     </message>
     <message>
         <location filename="../time_panel.py" line="185"/>
         <source>; </source>
-        <translation type="unfinished">；</translation>
+        <translation>；</translation>
     </message>
     <message>
         <source> (%(mfu)s of the bf16 peak)</source>
@@ -6728,17 +6728,17 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/estimate_output.py" line="208"/>
         <source>{mfu:.0%} of the bf16 peak</source>
-        <translation type="unfinished"></translation>
+        <translation>相对 bf16 峰值为 {mfu:.0%}</translation>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="210"/>
         <source>{mfu:.0%} with attention counted whole, as torchtitan prints it</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力全量计入时为 {mfu:.0%}，即 torchtitan 打印的值</translation>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="213"/>
         <source> ({figures})</source>
-        <translation type="unfinished"></translation>
+        <translation>（{figures}）</translation>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="231"/>
@@ -10233,17 +10233,17 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/plan_card.py" line="277"/>
         <source>MFU with attention counted whole (as torchtitan prints it)</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力全量计入时的 MFU（即 torchtitan 打印的值）</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="281"/>
         <source>Speed capped (MFU with attention counted whole, as the published runs&apos; ceiling was measured)</source>
-        <translation type="unfinished"></translation>
+        <translation>速度已封顶（注意力全量计入的 MFU，与已发表运行的上限计法相同）</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="283"/>
         <source>{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})</source>
-        <translation type="unfinished"></translation>
+        <translation>{mfu:.0%} 降至 {held:.0%}（上限 {cap:.0%}）</translation>
     </message>
     <message>
         <location filename="../../engine/plan_card.py" line="290"/>
@@ -12005,12 +12005,12 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/planning/rent_reasons.py" line="22"/>
         <source>misses the deadline by {late} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}（注意力全量计入，与已发表运行的上限计法相同），仍超出截止期限 {late}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/rent_reasons.py" line="28"/>
         <source>over budget by {over} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}（注意力全量计入，与已发表运行的上限计法相同），仍超出预算 {over}</translation>
     </message>
     <message>
         <location filename="../../engine/planning/rent_reasons.py" line="31"/>
@@ -12060,7 +12060,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/planning/rent_reasons.py" line="43"/>
         <source>takes more than {time} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
-        <translation type="unfinished"></translation>
+        <translation>即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平；注意力全量计入，与已发表运行的上限计法相同）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
         <source>takes more than {time} even at MFU {mfu:.0%}, the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
@@ -12339,12 +12339,12 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/mfu.py" line="16"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters of the language model without the input embedding: a vision tower runs over image patches, not tokens) + 12 x attention width x the keys a token&apos;s query is scored against in the softmax-attention layers (not gated DeltaNet ones): half the sequence length under the causal mask, as Megatron-LM counts it, and a sliding window&apos;s mean on the layers that slide (recomputation not added), the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
-        <translation type="unfinished"></translation>
+        <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × 注意力宽度 × 每个 token 的查询在 softmax 注意力层（不含门控 DeltaNet 层）中打分的键数：因果掩码下为序列长度的一半，与 Megatron-LM 的算法一致，滑动窗口层取窗口内的平均键数（不加重计算），行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/mfu.py" line="32"/>
         <source>MFU (attention counted whole) = the same, with every key of the attention scores counted, masked or not (12 x layers x attention width x sequence length): the count of PaLM&apos;s appendix B, torchtitan and nanoGPT, whose printed MFU is this one; it can exceed 100% at long sequences. The speed cap (no plan more than 10% above the best published run on its GPU) compares this figure, the count the published runs&apos; ceilings were measured in.</source>
-        <translation type="unfinished"></translation>
+        <translation>MFU（注意力全量计入）= 同样的每秒模型 FLOPs，但注意力分数的每个键都计入，无论是否被掩码（12 × 层数 × 注意力宽度 × 序列长度）：即 PaLM 附录 B、torchtitan 和 nanoGPT 的算法，它们打印的 MFU 就是这个值；长序列时可能超过 100%。速度上限（任何方案都不得比其 GPU 上已发表的最佳运行高出 10% 以上）比较的正是这一数值，即已发表运行的上限所用的计法。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/mfu.py" line="39"/>
@@ -13609,12 +13609,12 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/timing/ceiling.py" line="122"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
-        <translation type="unfinished"></translation>
+        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下没有已发表的运行，取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
     <message>
         <location filename="../../engine/timing/ceiling.py" line="128"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
-        <translation type="unfinished"></translation>
+        <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
 </context>
 <context>
