@@ -220,9 +220,10 @@ def _node(data: Any, part: Any) -> Any:
     return data[part]
 
 
-def damaged_presets(rng: random.Random, folder: Path) -> tuple[str, Path, list[dict[str, Any]]]:
+def damaged_presets(rng: random.Random, folder: Path, whole_gpus_file: bool = True
+                    ) -> tuple[str, Path, list[dict[str, Any]]]:
     """A copy of presets/ with one of this session's fields damaged (or a file cut), and plans reading it."""
-    name, path, plans = rng.choice(DAMAGE_SITES)
+    name, path, plans = rng.choice([site for site in DAMAGE_SITES if whole_gpus_file or site[:2] != ("gpus.json", None)])
     target = folder / "presets"
     shutil.copytree(PRESETS_DIR, target)
     text = (PRESETS_DIR / name).read_text(encoding="utf-8")
