@@ -27,7 +27,7 @@ from .memory.estimate import kv_cache_bytes
 from .memory.gpu_precision import precision_cannot_run
 from .memory.timeline import step_timeline, timeline_to_json
 from .messages import QT_TRANSLATE_NOOP, one_line
-from .models.presets import damaged_model_presets, get_model_preset, gpu_presets, model_presets
+from .models.presets import damaged_gpu_presets, damaged_model_presets, get_model_preset, gpu_presets, model_presets
 from .plan_card import change_sentence
 from .scenario import (
     DEFAULTS,
@@ -160,8 +160,6 @@ def _cmd_presets(args: argparse.Namespace) -> int:
         width = max(len(i["id"]) for i in items), max(len(i["name"]) for i in items)  # the longest id aligns too
         text = [f"{i['id']:<{width[0]}} {i['name']:<{width[1]}} {format_count(i['total_params']):>7}  "
                 f"{i['layers']:>3} layers" for i in items]
-        for damaged in damaged_model_presets():  # left out of the list: say which file, on stderr (the list stays JSON)
-            print(terminal_text("note: " + one_line(error_text(damaged, args.tr_engine))), file=sys.stderr)
     else:
         items = [{"id": g.id, "name": g.name, "vendor": g.vendor, "class": g.gpu_class,
                   "memory_bytes": g.memory_bytes, "usable_bytes": g.usable_bytes, "source": g.source}
@@ -169,6 +167,9 @@ def _cmd_presets(args: argparse.Namespace) -> int:
         width = max(len(i["id"]) for i in items), max(len(i["name"]) for i in items)
         text = [f"{i['id']:<{width[0]}} {i['name']:<{width[1]}} {format_bytes(i['usable_bytes'], args.unit):>12}"
                 for i in items]
+    for damaged in damaged_model_presets() if args.kind == "models" else damaged_gpu_presets():
+        # left out of the list: say which file, on stderr (the list stays JSON)
+        print(terminal_text("note: " + one_line(error_text(damaged, args.tr_engine))), file=sys.stderr)
     print(json.dumps(items, indent=2) if args.json else "\n".join(text))
     return 0
 

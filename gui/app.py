@@ -8,7 +8,8 @@ from PySide6.QtCore import QByteArray, QCoreApplication, QRect, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from engine import PlannerError, load_scenario, scenario_from_dict
-from engine.models.presets import damaged_model_presets
+from engine.models.presets import damaged_gpu_presets, damaged_model_presets
+from engine.models.weight_formats import damaged_weight_formats
 
 from .file_actions import DEFAULT_SCENARIO
 from .i18n import install_language, system_language, tr_error
@@ -71,7 +72,8 @@ def build_window(
     window.library_version = version
     window.save_problem = save_problem
     window.resize(*WINDOW_SIZE)
-    damaged = [tr_error(exc) for exc in damaged_model_presets()]  # a presets/models file that is not a preset
+    # a presets/models file that is not a preset, a gpus.json or weight_formats.json entry with a damaged field
+    damaged = [tr_error(exc) for exc in (*damaged_model_presets(), *damaged_gpu_presets(), *damaged_weight_formats())]
     notes = [n for n in (save_problem, settings.write_problem, *settings.problems, *window.catalog.problems, *damaged)
              if n]
     if notes:

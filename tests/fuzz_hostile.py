@@ -47,10 +47,12 @@ from fuzz_newest import fuzz_newest  # noqa: E402 - h-fuzz6: post-training and s
 from fuzz_open import fuzz_open  # noqa: E402 - issue 25.6: File > Open on scenarios, configs, damaged files
 from fuzz_surfaces8 import fuzz_surfaces8  # noqa: E402 - h-fuzz8: session 19's keys, Qwen3.5 configs, presets files
 from fuzz_surfaces9 import fuzz_surfaces9  # noqa: E402 - h-fuzz9: vision towers, VLM serving, new rows, model presets
+from fuzz_surfaces10 import fuzz_surfaces10  # noqa: E402 - h-fuzz10: serve rent, rotary fractions, session 20's presets
 from fuzz_time import fuzz_time  # noqa: E402
 from fuzz_verdict import fuzz_verdict  # noqa: E402 - issue 25: verdict, text, JSON and GPU counts agree
 from fuzz_window8 import fuzz_window8  # noqa: E402 - h-fuzz8: the LoRA line, the window on damaged presets
 from fuzz_window9 import fuzz_window9  # noqa: E402 - h-fuzz9: vision / framework / build-date rows, damaged model preset
+from fuzz_window10 import fuzz_window10  # noqa: E402 - h-fuzz10: the serve rent tab, the window on damaged presets
 
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
 from engine.scenario import DEFAULTS  # noqa: E402
@@ -525,6 +527,8 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
                     fuzz_surfaces8(cases // 5, seed)} if cases else {})
     results.update({"session 19: vision towers, VLM serving, trl-2025 / unsloth-2024 / axolotl, model presets":
                     fuzz_surfaces9(cases // 5, seed)} if cases else {})
+    results.update({"session 20: serve rent, rotary fractions, new keys, gpus / host / weight_formats presets":
+                    fuzz_surfaces10(cases // 5, seed)} if cases else {})
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
@@ -533,6 +537,8 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["app state: edits, undo, 4 panes"] = fuzz_appstate(folders * 25, seed)  # tests/fuzz_appstate.py
         results["the LoRA line, the window on damaged presets"] = fuzz_window8(folders * 10, seed)
         results["vision, framework and build-date rows, a damaged model preset"] = fuzz_window9(folders * 10, seed)
+        results["the serve rent tab, the window on damaged gpus / host / weight_formats presets"] = fuzz_window10(
+            folders * 10, seed)
     if cases:
         results["launch-config exports (parsed back, -o targets)"] = fuzz_exports(max(2, cases // 4), seed)
     if kills:

@@ -130,6 +130,29 @@ def test_the_vision_framework_and_build_date_rows_and_a_damaged_model_preset(qtb
     assert counts["ok"] > 10 and counts["cases: damaged model preset"] == 3, dict(counts)
 
 
+@posix_only
+def test_session_20_serve_rent_rotary_and_presets_end_in_a_sane_answer_or_one_short_sentence():
+    """h-fuzz10 (tests/fuzz_surfaces10.py): `fit --objective cost` of a served model with absurd flags and hostile
+    price lists, partial rotary factors transformers cannot apply, the new keys, a rollout's longest completion far
+    above its mean, a pre-training budget of 10^30, damaged gpus.json / host_overhead.json / weight_formats.json."""
+    import fuzz_surfaces10
+
+    counts = fuzz_surfaces10.fuzz_surfaces10(60, seed=2001)
+    assert counts["ok"] + counts["refused"] == 60, dict(counts)
+    assert counts["ok"] > 5 and counts["refused"] > 5, dict(counts)  # both kinds are generated
+
+
+@posix_only
+def test_the_serve_rent_tab_and_the_window_on_damaged_session_20_presets(qtbot):
+    """h-fuzz10 (tests/fuzz_window10.py): absurd values through the serve rent tab's boxes and price list, searches
+    and applies; the window started on a damaged gpus.json / host_overhead.json / weight_formats.json entry starts."""
+    import fuzz_window10
+
+    counts = fuzz_window10.fuzz_window10(30, seed=2002)
+    assert fuzz.failures({"window": counts}) == 0, dict(counts)
+    assert counts["ok"] > 10 and counts["cases: damaged presets"] == 3, dict(counts)
+
+
 def test_plan_cards_read_back_identical_or_are_refused_in_one_line():
     """Issue 25 item 4: intact plan cards open as their scenario; damaged or hostile ones are refused."""
     import fuzz_card

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import ModelConfigError
 from ..input_bounds import check_hf_config, check_kv_heads, needed_config_number
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, shown
 from .architecture import ModelSpec
 from .config_defaults import with_class_defaults
 from .hf_families import ALIASES, FAMILY_TYPES, family_fields
@@ -74,12 +74,21 @@ def _check_experts(fields: dict[str, Any], model_type: str) -> None:
 
 def rotary_fraction(cfg: dict[str, Any]) -> float:
     """The share of each head the rotary embedding rotates: partial_rotary_factor (Phi, Nemotron, GLM, Qwen3-Next; in
-    rope_parameters for Qwen3.5), GPT-NeoX's rotary_pct; 1 where the config names none."""
+    rope_parameters for Qwen3.5), GPT-NeoX's rotary_pct; 1 where the config names none. A value transformers cannot
+    apply is one sentence: it rotates q[..., :int(head_dim * factor)] (modeling_phi / modeling_gpt_neox
+    apply_rotary_pos_emb), so above 1 the cos/sin are wider than the head, below 0 the slice is negative, NaN fails
+    int() and text repeats a string; such a value was read as 1 before, and 0 (no rotation) as 1 too."""
     rope = cfg.get("rope_parameters")
-    value = cfg.get("partial_rotary_factor", cfg.get("rotary_pct"))
+    key = "partial_rotary_factor" if "partial_rotary_factor" in cfg else "rotary_pct"
+    value = cfg.get(key)
     if value is None and isinstance(rope, dict):
-        value = rope.get("partial_rotary_factor")
-    return float(value) if isinstance(value, (int, float)) and 0 < value <= 1 else 1.0
+        key, value = "rope_parameters.partial_rotary_factor", rope.get("partial_rotary_factor")
+    if value is None:
+        return 1.0
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:  # NaN fails 0 <= NaN
+        raise ModelConfigError(QT_TRANSLATE_NOOP("engine", "config.json '{key}' must be between {low} and {high}, "
+                                                 "not {p}."), key=key, low="0", high="1", p=shown(repr(value))[:60])
+    return float(value)
 
 
 def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:

@@ -233,8 +233,27 @@ def damaged_model_presets() -> tuple[PresetError, ...]:
 
 @cache
 def gpu_presets() -> dict[str, GpuPreset]:
+    return _gpu_catalog()[0]
+
+
+def damaged_gpu_presets() -> tuple[PresetError, ...]:
+    """One sentence per gpus.json entry left out for a damaged field it has (the window says them at start)."""
+    return tuple(_gpu_catalog()[1].values())
+
+
+@cache
+def _gpu_catalog() -> tuple[dict[str, GpuPreset], dict[str, PresetError]]:
+    """The GPU presets, and per id of an entry whose checked field is damaged (metal_dispatch_seconds) the sentence
+    naming the file: that GPU is left out and a plan naming it refused with the sentence; the others, and the window
+    (its default plan checks its GPU against the list), start as they were."""
     presets: dict[str, GpuPreset] = {}
+    damaged: dict[str, PresetError] = {}
     for raw in read_preset_json(PRESETS_DIR / "gpus.json"):
+        try:
+            dispatch = _dispatch_seconds(raw)
+        except PresetError as exc:
+            damaged[raw["id"]] = exc
+            continue
         presets[raw["id"]] = GpuPreset(
             id=raw["id"],
             name=raw["name"],
@@ -261,14 +280,27 @@ def gpu_presets() -> dict[str, GpuPreset]:
             cuda_total_bytes=raw.get("cuda_total_bytes"),
             cuda_total_source=raw.get("cuda_total_source", ""),
             cuda_capability=raw.get("cuda_capability", ""),
-            metal_dispatch_seconds=_opt_float(raw.get("metal_dispatch_seconds")),
+            metal_dispatch_seconds=dispatch,
             metal_dispatch_source=raw.get("metal_dispatch_source", ""),
         )
-    return presets
+    return presets, damaged
 
 
 def _opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
+
+
+def _dispatch_seconds(raw: dict[str, Any]) -> float | None:
+    """An Apple GPU's measured time a Metal dispatch (microseconds: 2.75e-06 .. 5.16e-06 s in the file), or one sentence
+    naming gpus.json where it is not a positive number below a second (text was a ValueError naming the scenario, NaN
+    or a negative time went into the decode step)."""
+    value = raw.get("metal_dispatch_seconds")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise PresetError(DAMAGED, name="gpus.json", entry=f"{raw['id']}.metal_dispatch_seconds",
+                          found=shown(repr(value))[:60])
+    return float(value)
 
 
 # whole sentences per kind and hint, so each translates as one (a hint or a kind left as an English field did not)
@@ -313,7 +345,9 @@ def model_spec_for(model_id: str) -> ModelSpec:
 
 
 def get_gpu(gpu_id: str) -> GpuPreset:
-    presets = gpu_presets()
+    presets, damaged = _gpu_catalog()
+    if gpu_id in damaged:
+        raise damaged[gpu_id]
     if gpu_id not in presets:
         raise _unknown("gpu", gpu_id, presets)
     return presets[gpu_id]

@@ -4,12 +4,15 @@ per-tensor choices from llama.cpp's llama_tensor_get_type (sources in the data f
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ..errors import PresetError
+from ..messages import shown
 from ..paths import data_dir
-from .presets import read_preset_json
+from .presets import DAMAGED, read_preset_json
 
 CHECKPOINT = "checkpoint"
 
@@ -52,8 +55,44 @@ class WeightFormat:
         return bool(self.gguf)
 
 
+FILE_NAME = "weight_formats.json"
+_NUMBERS = ("bits", "group", "group_bits", "column_bits", "row_bits")
+_TEXTS = ("only", "gguf", "output", "non_expert", "source", "embeddings")
+
+
 def _read() -> dict[str, Any]:
-    return read_preset_json(data_dir("presets") / "weight_formats.json")
+    data = read_preset_json(data_dir("presets") / FILE_NAME)
+    if not isinstance(data, dict) or not isinstance(data.get("formats"), dict):
+        raise PresetError(DAMAGED, name=FILE_NAME, entry="formats", found=shown(repr(
+            data.get("formats") if isinstance(data, dict) else data))[:60])
+    return data
+
+
+def _damaged(entry: str, found: Any) -> PresetError:
+    return PresetError(DAMAGED, name=FILE_NAME, entry=entry, found=shown(repr(found))[:60])
+
+
+def _checked_format(name: str, raw: Any) -> dict[str, Any]:
+    """A format's entry with the types _format reads (finite numbers >= 0, bits above 0, texts, a list of engine
+    names, rules of three texts), or one sentence naming the file and the entry (a traceback or a NaN size before)."""
+    if not isinstance(raw, dict):
+        raise _damaged(f"formats.{name}", raw)
+    for key in _NUMBERS:
+        value = raw.get(key)
+        if key in raw and (isinstance(value, bool) or not isinstance(value, int | float)
+                                  or not math.isfinite(value) or value < 0 or (key == "bits" and not 0 < value <= 64)
+                                  or (key == "group" and value != int(value))):
+            raise _damaged(f"formats.{name}.{key}", value)
+    for key in _TEXTS:
+        if not isinstance(raw.get(key, ""), str):
+            raise _damaged(f"formats.{name}.{key}", raw[key])
+    engines, rules = raw.get("engines", []), raw.get("rules", [])
+    if not isinstance(engines, list) or not all(isinstance(e, str) and e for e in engines):
+        raise _damaged(f"formats.{name}.engines", engines)
+    if not isinstance(rules, list) or not all(isinstance(r, list) and len(r) == 3 and all(isinstance(t, str) for t in r)
+                                              for r in rules):
+        raise _damaged(f"formats.{name}.rules", rules)
+    return raw
 
 
 @cache
@@ -80,13 +119,47 @@ def _format(name: str, raw: dict[str, Any]) -> WeightFormat:
 
 
 @cache
+def _catalog() -> tuple[dict[str, WeightFormat], dict[str, PresetError]]:
+    """The formats whose entries read as formats, and per name of the others (or "" for a file that cannot be read)
+    the sentence naming the file: the scenario's choices are read at import, so a damaged entry raised there stopped
+    every command and the window from starting; now a plan naming it is refused with the sentence and the window says
+    it at start (gui/app.py)."""
+    try:
+        raw_formats = _read()["formats"]
+    except PresetError as exc:
+        return {}, {"": exc}
+    formats: dict[str, WeightFormat] = {}
+    damaged: dict[str, PresetError] = {}
+    for name, raw in raw_formats.items():
+        try:
+            formats[name] = _format(name, _checked_format(name, raw))
+        except PresetError as exc:
+            damaged[name] = exc
+    return formats, damaged
+
+
 def weight_formats() -> dict[str, WeightFormat]:
-    return {name: _format(name, raw) for name, raw in _read()["formats"].items()}
+    return _catalog()[0]
+
+
+def damaged_weight_formats() -> tuple[PresetError, ...]:
+    """One sentence per damaged entry of presets/weight_formats.json, or for the file (the window says them at start)."""
+    return tuple(_catalog()[1].values())
+
+
+def weight_format(name: str) -> WeightFormat:
+    """A format of the data file; one sentence naming the file where the scenario's format is damaged there or gone
+    from it (the scenario's choices were read at import)."""
+    formats, damaged = _catalog()
+    if name not in formats:
+        raise damaged.get(name) or damaged.get("") or _damaged(f"formats.{name}", "no such entry")
+    return formats[name]
 
 
 def weight_format_names() -> tuple[str, ...]:
-    """The scenario's choices: the checkpoint's own format first, then the data file's formats in its order."""
-    return (CHECKPOINT, *weight_formats())
+    """The scenario's choices: the checkpoint's own format first, then the data file's formats in its order (a damaged
+    one too: a plan naming it is told which file and entry, not that the name is unknown)."""
+    return (CHECKPOINT, *weight_formats(), *(name for name in _catalog()[1] if name))
 
 
 def gguf_format_names() -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bounded_json import JsonBoundError, parse_json
-from ..errors import ScenarioError
+from ..errors import PresetError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..safe_read import RefusedFileError, read_capped
 from . import MAX_SCENARIO_BYTES, SCHEMA_VERSION, Scenario, scenario_from_dict
@@ -89,7 +89,7 @@ def parse_scenario_bytes(raw: bytes, label: str) -> tuple[Scenario, int]:
                 "engine", "was saved by a newer LLM Memory Planner (schema_version {version}; this version reads up to "
                 "{current})."), version=version, current=SCHEMA_VERSION)
         return scenario_from_dict(migrate(data)), version
-    except FutureVersionError:
+    except (FutureVersionError, PresetError):  # a damaged presets file: its own sentence naming it, not the scenario's
         raise
     except ScenarioError as exc:
         # the key's error as a message of its own (its detail a template), so the window and --lang translate it

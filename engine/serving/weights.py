@@ -30,7 +30,7 @@ from ..models.weight_formats import (
     attn_v_type_70b,
     ggml_bits,
     rule_applies,
-    weight_formats,
+    weight_format,
 )
 
 GGUF_NAMES = {"q_proj": "attn_q", "k_proj": "attn_k", "v_proj": "attn_v", "o_proj": "attn_output",
@@ -55,7 +55,7 @@ def checkpoint_format(spec: ModelSpec) -> str:
 
 
 def resolve_format(spec: ModelSpec, name: str) -> WeightFormat:
-    return weight_formats()[checkpoint_format(spec) if name == CHECKPOINT else name]
+    return weight_format(checkpoint_format(spec) if name == CHECKPOINT else name)
 
 
 def _dense_bits(f: WeightFormat, lin: Linear, expert: bool) -> float:

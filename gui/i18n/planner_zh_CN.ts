@@ -4,22 +4,22 @@
 <context>
     <name>Actions</name>
     <message>
-        <location filename="../app.py" line="59"/>
+        <location filename="../app.py" line="60"/>
         <source>%1 could not be estimated: %2 The default scenario is shown.</source>
         <translation>无法估算 %1：%2 现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="63"/>
+        <location filename="../app.py" line="64"/>
         <source>%1 could not be estimated (%2); the default scenario is shown.</source>
         <translation>无法估算 %1（%2）；现显示默认场景。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="104"/>
+        <location filename="../app.py" line="106"/>
         <source>No font with Chinese characters was found, so the window stays in English. Install e.g. Noto Sans CJK and switch again.</source>
         <translation>未找到包含中文字符的字体，因此界面仍保持英文。请安装 Noto Sans CJK 等字体后再切换。</translation>
     </message>
     <message>
-        <location filename="../app.py" line="194"/>
+        <location filename="../app.py" line="196"/>
         <location filename="../file_actions.py" line="79"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
@@ -6363,12 +6363,12 @@ GPU-hour</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="406"/>
+        <location filename="../../engine/cli.py" line="407"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="409"/>
+        <location filename="../../engine/cli.py" line="410"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -7259,17 +7259,17 @@ GPU-hour</source>
         <translation>config.json（{model_type}）中有混合专家（MoE）层，专家数为 {n}，每个 token 路由到 {k} 个；两者都必须至少为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="124"/>
+        <location filename="../../engine/models/hf_config.py" line="133"/>
         <source>A config.json must hold one JSON object.</source>
         <translation>config.json 必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="137"/>
+        <location filename="../../engine/models/hf_config.py" line="146"/>
         <source>config.json has no &apos;model_type&apos;, so the architecture is unknown.</source>
         <translation>config.json 中没有 &apos;model_type&apos;，因此无法确定模型架构。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="113"/>
+        <location filename="../../engine/models/hf_config.py" line="122"/>
         <source>Model type &apos;{model_type}&apos; is not supported: {why}. Supported: {p}.</source>
         <translation>不支持模型类型 &apos;{model_type}&apos;：{why}。支持的类型：{p}。</translation>
     </message>
@@ -7279,7 +7279,7 @@ GPU-hour</source>
         <translation>num_attention_heads（{heads}）不是 num_key_value_heads（{kv_heads}）的整数倍。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/hf_config.py" line="147"/>
+        <location filename="../../engine/models/hf_config.py" line="156"/>
         <source>A mixture-of-experts config needs &apos;num_experts_per_tok&apos;.</source>
         <translation>混合专家（MoE）配置需要 &apos;num_experts_per_tok&apos;。</translation>
     </message>
@@ -7806,27 +7806,27 @@ GPU-hour</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="276"/>
+        <location filename="../../engine/models/presets.py" line="308"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="277"/>
+        <location filename="../../engine/models/presets.py" line="309"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="279"/>
+        <location filename="../../engine/models/presets.py" line="311"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="280"/>
+        <location filename="../../engine/models/presets.py" line="312"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="306"/>
+        <location filename="../../engine/models/presets.py" line="338"/>
         <source>Preset file {name} is damaged: {why}</source>
         <translation>预设文件 {name} 已损坏：{why}</translation>
     </message>
@@ -7891,6 +7891,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/input_bounds.py" line="145"/>
+        <location filename="../../engine/models/hf_config.py" line="89"/>
         <location filename="../../engine/models/vision.py" line="176"/>
         <source>config.json &apos;{key}&apos; must be between {low} and {high}, not {p}.</source>
         <translation>config.json 中的 &apos;{key}&apos; 必须在 {low} 到 {high} 之间，而不是 {p}。</translation>
