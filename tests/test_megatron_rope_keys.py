@@ -103,3 +103,22 @@ def test_megatrons_own_loss_gives_the_log_probs_fused_or_not():
     paths = {ce: rl_settings(scenario_from_dict(dict(dpo, cross_entropy=ce)), 2).logprob_path
              for ce in ("megatron-fused", "megatron-unfused")}
     assert paths == {"megatron-fused": "model-loss", "megatron-unfused": "model-loss"}
+
+
+def test_a_megatron_lm_scripts_rotary_percent_reaches_the_model():
+    # --rotary-percent is a fraction despite its name (Megatron-LM arguments.py: type=float, default 1.0) and
+    # RotaryEmbedding's dim = int(kv_channels x rotary_percent) (ba773259 lines 68-70): a Llama-style script with 0.5
+    # rotates half of each head; before this it was imported as a full rotation (rot_dim 128 instead of 64)
+    script = ("torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 --num-attention-heads 32 "
+              "--seq-length 4096 --micro-batch-size 1 --bf16 --swiglu --normalization RMSNorm "
+              "--position-embedding-type rope --vocab-size 32000 {}\n")
+    half = import_texts([("train.sh", script.format("--rotary-percent 0.5"))])
+    s = scenario_from_dict({"gpu": "h100-sxm-80gb", **half.scenario, "apply_rope_fusion": False})
+    assert resolve_model(s).rotary_fraction == 0.5 and eager_rope_dim(s, resolve_model(s)) == 64
+    assert not any(u.key.endswith("--rotary-percent") for u in half.unmapped)  # read, not listed as left out
+    whole = import_texts([("train.sh", script.format(""))])
+    assert "partial_rotary_factor" not in whole.scenario["model"]["hf_config"]
+    # 50 (a percentage) cannot be a share of the head: left out with the reason, the model stays whole
+    fifty = import_texts([("train.sh", script.format("--rotary-percent 50"))])
+    assert "partial_rotary_factor" not in fifty.scenario["model"]["hf_config"]
+    assert any(u.key.endswith(": --rotary-percent") for u in fifty.unmapped)

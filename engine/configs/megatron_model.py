@@ -10,6 +10,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP, message
 from .common import as_int
 from .result import Collector
+from .rl_common import as_fraction
 
 # tokenizer -> vocabulary size when --vocab-size is not given (the tokenizers' published sizes)
 _TOKENIZER_VOCAB = {"GPT2BPETokenizer": 50257, "Llama2Tokenizer": 32000}
@@ -41,6 +42,7 @@ _SHAPE_FLAGS = (
     "--moe-router-topk",
     "--moe-ffn-hidden-size",
     "--rotary-base",
+    "--rotary-percent",
     "--tokenizer-type",
 )
 
@@ -76,12 +78,29 @@ def read_model(c: Collector, a: dict[str, Any]) -> None:
         return
     vocab, vocab_note = vocab_and_note
     cfg = _hf_config(a, layers, hidden, heads, vocab)
+    _rotary_percent(c, a, cfg)
     experts = flag_int(a, "--num-experts")
     name = f"Megatron {'MoE ' if experts else ''}model ({layers} layers, hidden {hidden})"
     c.set("model", {"name": name, "hf_config": cfg}, "--num-layers")
     if vocab_note:
         c.assume("model", {"name": name, "hf_config": cfg}, vocab_note)
     c.use(*[f for f in _SHAPE_FLAGS if f in a])
+
+
+def _rotary_percent(c: Collector, a: dict[str, Any], cfg: dict[str, Any]) -> None:
+    """--rotary-percent, the share of each head the rotary embedding rotates (a fraction despite its name: Megatron-LM
+    arguments.py `--rotary-percent` type=float default 1.0; RotaryEmbedding's dim = int(kv_channels x rotary_percent),
+    megatron/core/models/common/embeddings/rotary_pos_embedding.py at NVIDIA/Megatron-LM ba773259 lines 68-70), as
+    the config.json's partial_rotary_factor the model reader takes (hf_config.rotary_fraction); a value outside
+    (0, 1] is left out."""
+    if "--rotary-percent" not in a:
+        return
+    fraction = as_fraction(a["--rotary-percent"])
+    if fraction is None:
+        c.skip("--rotary-percent", message(QT_TRANSLATE_NOOP(
+            "engine", "expected a fraction above 0 and at most 1, found {value!r}"), value=a["--rotary-percent"]))
+    elif fraction != 1.0:
+        cfg["partial_rotary_factor"] = fraction
 
 
 def _vocab_size(c: Collector, a: dict[str, Any]) -> tuple[int, str] | None:
