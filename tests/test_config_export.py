@@ -329,8 +329,13 @@ def test_megatron_export_writes_the_layer_the_model_has():
     nemotron = flags("nemotron-3-8b")
     assert {"--squared-relu", "--apply-layernorm-1p", "--rotary-percent 0.5", "--position-embedding-type rope",
             "--disable-bias-linear", "--normalization LayerNorm"} <= nemotron and "--swiglu" not in nemotron
+    llama = flags("llama-3.1-8b")
     assert {"--swiglu", "--normalization RMSNorm", "--position-embedding-type rope", "--disable-bias-linear",
-            "--group-query-attention"} <= flags("llama-3.1-8b")
+            "--group-query-attention"} <= llama and not any(f.startswith("--rotary-percent") for f in llama)
+    # any partial rotary, not Nemotron's alone: Phi-2's config.json partial_rotary_factor 0.4 and GLM-4.5-Air's 0.5
+    # (presets/models/*.json) were exported as a full rotation (Megatron's default 1.0)
+    assert "--rotary-percent 0.4" in flags("phi-2")
+    assert "--rotary-percent 0.5" in flags("glm-4.5-air")
     with pytest.raises(ExportError) as info:
         flags("nemotron-3-nano-30b-a3b")
     assert "Mamba-2" in str(info.value) and str(info.value).endswith(".") and "\n" not in str(info.value)

@@ -230,7 +230,8 @@ def _model_args(s: Scenario, spec: ModelSpec) -> tuple[list[tuple[str, object]],
 
 # Nemotron-3 / Nemotron-4 (model_type nemotron) as Megatron-LM spells them: NVIDIA/Megatron-LM at d98e8a64
 # examples/mamba/run_text_gen_server_8b_gpt3.sh lines 24-38 (Nemotron-3 8B's shape), engine/models/nemotron_family.py
-_NEMOTRON_FLAGS = ["--squared-relu", "--apply-layernorm-1p", "--rotary-percent 0.5"]
+# (its rotary_percentage 0.5 comes from the model: _rotary_percent_flag)
+_NEMOTRON_FLAGS = ["--squared-relu", "--apply-layernorm-1p"]
 
 
 # Megatron-LM at d98e8a64: --add-qkv-bias is TransformerConfig.add_qkv_bias (megatron/core/transformer/
@@ -259,13 +260,21 @@ def _model_flags(spec: ModelSpec) -> list[str]:
                       "settings."), name=spec.name)
     if spec.mlp_gated:  # Qwen2 / 2.5: biases on q, k and v only (add_qkv_bias, its own flag beside no other bias)
         return ["--group-query-attention", "--swiglu", "--normalization RMSNorm", "--position-embedding-type rope",
-                "--disable-bias-linear", *(["--add-qkv-bias"] if spec.qkv_bias and not spec.o_bias else [])]
+                "--disable-bias-linear", *(["--add-qkv-bias"] if spec.qkv_bias and not spec.o_bias else []),
+                *_rotary_percent_flag(spec)]
     flags = ["--group-query-attention"] if spec.kv_heads < spec.heads else []
     flags += [f"--normalization {'LayerNorm' if spec.norm_bias else 'RMSNorm'}",
               f"--position-embedding-type {'rope' if spec.rope else 'learned_absolute'}"]
     if not (spec.qkv_bias or spec.o_bias or spec.mlp_bias):
         flags.append("--disable-bias-linear")
-    return flags + (_NEMOTRON_FLAGS if spec.model_type == "nemotron" else [])
+    return flags + (_NEMOTRON_FLAGS if spec.model_type == "nemotron" else []) + _rotary_percent_flag(spec)
+
+
+def _rotary_percent_flag(spec: ModelSpec) -> list[str]:
+    """--rotary-percent where the model rotates part of each head (a fraction: Megatron-LM arguments.py type=float,
+    default 1.0; RotaryEmbedding's dim = int(kv_channels x rotary_percent), rotary_pos_embedding.py at
+    NVIDIA/Megatron-LM ba773259 lines 68-70): Nemotron 0.5, Phi-2 0.4, Pythia 0.25, GLM-4.5 0.5 (hf_config.py)."""
+    return [f"--rotary-percent {spec.rotary_fraction:g}"] if spec.rope and spec.rotary_fraction != 1.0 else []
 
 
 def _zbv_flags(s: Scenario, layers: int) -> list[str]:
