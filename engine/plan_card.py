@@ -14,7 +14,7 @@ from .scenario import KEY_SPECS, Scenario, resolve_model
 from .scenario.keys import KeySpec
 from .scenario.serving_keys import ServingKeys
 from .serving import REFUSED, serving_speed
-from .serving.report import million_tokens_cost
+from .serving.report import instances_words, million_tokens_cost
 from .serving.speed_band import speed_ranges
 from .serving.users_curve import slots_set
 from .timing import StepTime
@@ -239,6 +239,8 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
                 show(r.low), show(r.high), r.low / value, r.high / value)))
     # with a price, what a million output tokens cost and its range, as `estimate` and the Time tab say it (user
     # audit 6: the card of a served model with a price gave no cost, and left the price out of its inputs)
+    if (together := instances_words(s, speed)) is not None:  # the speed is one instance's; the cost counts all
+        rows.append((message(QT_TRANSLATE_NOOP("engine", "Engine instances")), together))
     if (cost := million_tokens_cost(s, speed)) is not None:
         # what the rented GPUs cost an hour, beside the tokens' cost: the plan What should I rent? gave ranked by it
         # and budgeted per hour (user audit 12: the card of an applied plan gave no hourly figure)

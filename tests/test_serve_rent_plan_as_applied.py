@@ -111,3 +111,31 @@ def test_an_applied_plan_of_replicas_costs_what_its_row_said():
                           context=LIMITS.context, prompt_tokens=LIMITS.prompt_tokens, output_tokens=LIMITS.output_tokens)
     assert applied.world_size == row.gpus == 6
     assert cost_per_million_output_tokens(applied, speed) == pytest.approx(row.cost_per_million)
+
+
+def test_an_applied_plan_of_replicas_says_the_speed_is_one_instances():
+    """The estimate's speed is one engine instance's (users_curve.instances: each tp x pp group serves on its own)
+    while its cost counts every GPU: the 6 x H100 plan read 34 sequences at one instance's tokens/s beside a cost
+    that takes six instances' (review 20b). The text, the card and the JSON now say the instances and their sum, the
+    tokens/s the row of What should I rent? shows."""
+    from engine import estimate
+    from engine.plan_card import serving_time_facts
+    from engine.serving.report import instances_words, render_serving, serving_to_json
+
+    served = scenario_from_dict(SERVE)
+    found = serve_rent_search(served, PRICES, LIMITS, currency="EUR")
+    row = next(r for r in found.ranked if r.replicas > 1 and r.instance_gpus == 1)
+    applied = scenario_from_dict({**served.to_dict(), **dict(row.changes)})
+    memory = serving_memory(applied)
+    speed = serving_speed(applied, memory, concurrency=dict(row.changes)["max_num_seqs"], context=LIMITS.context,
+                          prompt_tokens=LIMITS.prompt_tokens, output_tokens=LIMITS.output_tokens)
+    words = instances_words(applied, speed)
+    assert words is not None and dict(words.params)["n"] == row.replicas == 6
+    assert dict(words.params)["users"] == 6 * speed.concurrency >= LIMITS.users
+    assert str(words) in render_serving(memory, speed, scenario=applied)
+    assert serving_to_json(memory, speed, scenario=applied)["speed"]["instances"] == 6
+    rows = serving_time_facts(applied, estimate(applied))[1]
+    assert any(str(value).startswith("The speed is one engine instance's") for _, value in rows)
+    # one instance: nothing added
+    single = scenario_from_dict({**SERVE, "gpu_hour_price": 2.2})
+    assert instances_words(single, serving_speed(single, serving_memory(single))) is None

@@ -12,6 +12,7 @@ from ..units import format_bytes, format_count, format_seconds
 from .result import REFUSED, ServingMemory
 from .speed import ServingSpeed, cost_per_million_output_tokens
 from .speed_band import speed_range_basis, speed_range_text, speed_ranges
+from .users_curve import instances
 
 BOUND_WORDS = {"memory": QT_TRANSLATE_NOOP("engine", "memory-bandwidth"),
                "compute": QT_TRANSLATE_NOOP("engine", "compute"),
@@ -40,6 +41,21 @@ def million_tokens_cost(s: Scenario, speed: ServingSpeed) -> tuple[float, float,
     if r is None or r.low <= 0:
         return cost, cost, cost
     return cost, cost * speed.tokens_per_second / r.high, cost * speed.tokens_per_second / r.low
+
+
+# several engine instances (each tp x pp group serves on its own, users_curve.instances): the speed is one
+# instance's and the cost counts all of them (cost_per_million_output_tokens), so the words say both (review 20b:
+# 2 x H100 at tp 1 read "3.24K tokens/s" beside a cost of 0.17 USD that takes 6.48K)
+INSTANCES_LINE = QT_TRANSLATE_NOOP("engine", "The speed is one engine instance's; the {n} instances (one a tensor x "
+                                             "pipeline parallel group) serve {users:,} sequences at {tps} tokens/s in all")
+
+
+def instances_words(s: Scenario, speed: ServingSpeed) -> Message | None:
+    """What the set-up's engine instances serve together, where there is more than one; None for one."""
+    n = instances(s)
+    if n <= 1:
+        return None
+    return message(INSTANCES_LINE, n=n, users=speed.concurrency * n, tps=format_count(speed.tokens_per_second * n))
 
 
 def million_tokens_cost_words(s: Scenario, speed: ServingSpeed) -> Message | None:
@@ -109,6 +125,8 @@ def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None,
             "concurrency": speed.concurrency, "context": speed.context, "prompt_tokens": speed.prompt_tokens,
             "ttft_seconds": speed.ttft_seconds, "tpot_seconds": speed.tpot_seconds,
             "tokens_per_second": speed.tokens_per_second, "bound": speed.bound, "notes": list(speed.notes),
+            # the figures above are one engine instance's; the set-up's GPUs hold `instances` of them
+            "instances": instances(scenario) if scenario is not None else 1,
             "terms": [{"key": t.key, "name": t.name, "seconds": t.seconds, "formula": t.formula}
                       for t in (*speed.decode_terms, *speed.prefill_terms)]}
         # how sure: each figure's 10th-90th percentile range from the measured serving runs (speed_band.py)
@@ -164,6 +182,8 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             bound=tr_engine(BOUND_WORDS[speed.bound])))
         if likely := speed_range_text(memory.engine, speed, tr_engine):
             lines.append(likely)
+        if scenario is not None and (together := instances_words(scenario, speed)) is not None:
+            lines.append(together.format_with(tr_engine))
         if scenario is not None and (cost := million_tokens_cost_words(scenario, speed)) is not None:
             lines.append(cost.format_with(tr_engine))
         lines += [tr_engine(note) for note in speed.notes]
