@@ -291,7 +291,7 @@ def _opt_float(value: Any) -> float | None:
 
 
 def _dispatch_seconds(raw: dict[str, Any]) -> float | None:
-    """An Apple GPU's measured time a Metal dispatch (microseconds: 2.75e-06 .. 5.16e-06 s in the file), or one sentence
+    """An Apple GPU's measured time a Metal dispatch (microseconds: 2.75e-06 .. 5.168e-06 s in the file), or one sentence
     naming gpus.json where it is not a positive number below a second (text was a ValueError naming the scenario, NaN
     or a negative time went into the decode step)."""
     value = raw.get("metal_dispatch_seconds")

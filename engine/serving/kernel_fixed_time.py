@@ -75,7 +75,7 @@ On Apple GPUs (Metal) the same graph runs one dispatch per ggml node, and a quan
 activation as it is: the Metal kernels are kernel_mul_mv_<type>_f32 for every GGML type, with no quantization kernel
 before them (ggml-org/llama.cpp@00764bea ggml/src/ggml-metal/ggml-metal.m, enum ggml_metal_kernel_type), so a layer
 is 23 dispatches (7 weight mat-vecs, 2 over the cache, 14 element-wise) and the output 3. Where a chip generation's
-GPU time a dispatch is measured (presets/gpus.json `metal_dispatch_seconds`: M2 Pro 5.16 us an rms_norm dispatch,
+GPU time a dispatch is measured (presets/gpus.json `metal_dispatch_seconds`: M2 Pro 5.168 us an rms_norm dispatch,
 antonellof/ferrox issue #149; M3 Ultra 2.75 us a tiny dependent kernel with its share of the command-buffer
 boundaries, ml-explore/mlx issue #4521), every dispatch is priced at it; other Apple chips keep the CUDA figures
 (the only M1 figure found, penta2himajin/qwisp PR #158's 2.05 us on an M1 Max, is the serial encoder's ordering
