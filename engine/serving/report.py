@@ -12,6 +12,7 @@ from ..units import format_bytes, format_count, format_seconds
 from .result import REFUSED, ServingMemory
 from .speed import ServingSpeed, cost_per_million_output_tokens
 from .speed_band import speed_range_basis, speed_range_text, speed_ranges
+from .users_curve import instances
 
 BOUND_WORDS = {"memory": QT_TRANSLATE_NOOP("engine", "memory-bandwidth"),
                "compute": QT_TRANSLATE_NOOP("engine", "compute"),
@@ -40,6 +41,21 @@ def million_tokens_cost(s: Scenario, speed: ServingSpeed) -> tuple[float, float,
     if r is None or r.low <= 0:
         return cost, cost, cost
     return cost, cost * speed.tokens_per_second / r.high, cost * speed.tokens_per_second / r.low
+
+
+# a set-up of several engine instances (6 x H100 at tp 1) showed one instance's "1.26K tokens/s" without saying so
+# (user audit 12); the cost of a million tokens already counts every instance (speed.py cost_per_million_output_tokens)
+ALL_INSTANCES = QT_TRANSLATE_NOOP("engine", "These are one engine instance's figures: the {n} instances of this set-up "
+                                            "serve {users} sequences together, {tps} tokens/s.")
+
+
+def all_instances_words(s: Scenario, speed: ServingSpeed) -> Message | None:
+    """What every engine instance serves together (users_curve.instances), or None with one instance."""
+    n = instances(s)
+    if n <= 1:
+        return None
+    return message(ALL_INSTANCES, n=n, users=f"{speed.concurrency * n:,}",
+                   tps=format_count(speed.tokens_per_second * n))
 
 
 def million_tokens_cost_words(s: Scenario, speed: ServingSpeed) -> Message | None:
@@ -164,6 +180,8 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             bound=tr_engine(BOUND_WORDS[speed.bound])))
         if likely := speed_range_text(memory.engine, speed, tr_engine):
             lines.append(likely)
+        if scenario is not None and (together := all_instances_words(scenario, speed)) is not None:
+            lines.append(together.format_with(tr_engine))
         if scenario is not None and (cost := million_tokens_cost_words(scenario, speed)) is not None:
             lines.append(cost.format_with(tr_engine))
         lines += [tr_engine(note) for note in speed.notes]

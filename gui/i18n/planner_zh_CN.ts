@@ -4679,116 +4679,126 @@ GPU-hour</source>
 <context>
     <name>ServeRentPanel</name>
     <message>
-        <location filename="../serve_rent_panel.py" line="67"/>
+        <location filename="../serve_rent_panel.py" line="75"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="73"/>
+        <location filename="../serve_rent_panel.py" line="81"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="89"/>
+        <location filename="../serve_rent_panel.py" line="97"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="90"/>
+        <location filename="../serve_rent_panel.py" line="98"/>
         <source> ms</source>
         <translation> 毫秒</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="91"/>
+        <location filename="../serve_rent_panel.py" line="99"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="96"/>
+        <location filename="../serve_rent_panel.py" line="104"/>
         <source>Users at once</source>
         <translation>同时服务的用户数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="96"/>
+        <location filename="../serve_rent_panel.py" line="104"/>
         <source>Requests served at the same time</source>
         <translation>同时服务的请求数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="97"/>
+        <location filename="../serve_rent_panel.py" line="105"/>
         <source>What the prices and budgets are in</source>
         <translation>价格和预算所用的货币</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="98"/>
+        <location filename="../serve_rent_panel.py" line="106"/>
         <source>Prompt tokens</source>
         <translation>提示词 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="98"/>
+        <location filename="../serve_rent_panel.py" line="106"/>
         <source>Prompt tokens of each request</source>
         <translation>每个请求的提示词 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="99"/>
+        <location filename="../serve_rent_panel.py" line="107"/>
         <source>Output tokens</source>
         <translation>输出 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="99"/>
+        <location filename="../serve_rent_panel.py" line="107"/>
         <source>Output tokens of each request</source>
         <translation>每个请求的输出 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="100"/>
+        <location filename="../serve_rent_panel.py" line="108"/>
         <source>Time per output token at most</source>
         <translation>每个输出 token 的时间上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="100"/>
+        <location filename="../serve_rent_panel.py" line="108"/>
         <source>TPOT at most</source>
         <translation>TPOT 上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="101"/>
+        <location filename="../serve_rent_panel.py" line="109"/>
         <source>Time to first token at most</source>
         <translation>首个 token 的时间上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="101"/>
+        <location filename="../serve_rent_panel.py" line="109"/>
         <source>TTFT at most</source>
         <translation>TTFT 上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="102"/>
+        <location filename="../serve_rent_panel.py" line="110"/>
         <source>Per hour at most</source>
         <translation>每小时上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="102"/>
+        <location filename="../serve_rent_panel.py" line="110"/>
         <source>Budget per hour for all the GPUs</source>
         <translation>所有 GPU 每小时的预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="103"/>
+        <location filename="../serve_rent_panel.py" line="111"/>
         <source>Per million at most</source>
         <translation>每百万上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="115"/>
+        <location filename="../serve_rent_panel.py" line="123"/>
         <source>Enter your provider&apos;s prices (the same list as training&apos;s); cost is GPUs x price only.</source>
         <translation>请填入你的云服务商的价格（与训练共用同一张表）；费用只算 GPU 数 × 价格。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="185"/>
+        <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each (%(limits)s), cheapest per hour first (within %(tie)s of each other: fewer GPUs first). Searched in %(time)s.</source>
+        <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token（%(limits)s），按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="227"/>
+        <source>%(users)s; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
+        <translation>%(users)s；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
     <message>
         <source>Budget per hour</source>
         <translation type="vanished">每小时预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="103"/>
+        <location filename="../serve_rent_panel.py" line="111"/>
         <source>Budget per million output tokens</source>
         <translation>每百万输出 token 的预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="97"/>
+        <location filename="../serve_rent_panel.py" line="105"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
@@ -4797,77 +4807,75 @@ GPU-hour</source>
         <translation type="vanished">应用不自带任何价格：请填入你的云服务商的收费（与训练共用同一张价格表）。费用只算 GPU 数 × 每 GPU 小时价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="128"/>
+        <location filename="../serve_rent_panel.py" line="136"/>
         <source>Enter prices, the users served at once and the lengths, and press Find what to rent.</source>
         <translation>填入价格、同时服务的用户数和请求长度，然后点“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="164"/>
+        <location filename="../serve_rent_panel.py" line="172"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="170"/>
+        <location filename="../serve_rent_panel.py" line="178"/>
         <source>Searching GPU types and counts…</source>
         <translation>正在搜索 GPU 型号和数量…</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="176"/>
         <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each, cheapest per hour first (within %(tie)s of each other: fewer GPUs first). Searched in %(time)s.</source>
-        <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
+        <translation type="vanished">%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="188"/>
+        <location filename="../serve_rent_panel.py" line="198"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="211"/>
+        <location filename="../serve_rent_panel.py" line="221"/>
         <source>%(n)d x %(gpu)s</source>
         <translation>%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="213"/>
+        <location filename="../serve_rent_panel.py" line="223"/>
         <source>%(hour)s an hour, %(million)s per million output tokens</source>
         <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="215"/>
+        <location filename="../serve_rent_panel.py" line="225"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="216"/>
         <source>fits %(per)s users per instance; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
-        <translation>每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
+        <translation type="vanished">每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="221"/>
+        <location filename="../serve_rent_panel.py" line="233"/>
         <source>likely TPOT %(low)s to %(high)s ms, %(tlow)s to %(thigh)s tokens/s</source>
         <translation>可能范围：TPOT %(low)s 至 %(high)s 毫秒，每秒 %(tlow)s 至 %(thigh)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="225"/>
+        <location filename="../serve_rent_panel.py" line="237"/>
         <source>, %(low)s to %(high)s per million</source>
         <translation>，每百万 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="229"/>
+        <location filename="../serve_rent_panel.py" line="241"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="230"/>
+        <location filename="../serve_rent_panel.py" line="242"/>
         <source>(%s)</source>
         <translation>（%s）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="235"/>
+        <location filename="../serve_rent_panel.py" line="247"/>
         <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
         <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="242"/>
+        <location filename="../serve_rent_panel.py" line="255"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -5770,7 +5778,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="108"/>
-        <location filename="../time_panel.py" line="274"/>
+        <location filename="../time_panel.py" line="276"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -5791,7 +5799,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="116"/>
-        <location filename="../time_panel.py" line="279"/>
+        <location filename="../time_panel.py" line="281"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -5845,7 +5853,7 @@ GPU-hour</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="270"/>
+        <location filename="../time_panel.py" line="272"/>
         <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
@@ -5922,7 +5930,7 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="256"/>
+        <location filename="../time_panel.py" line="258"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
@@ -5931,12 +5939,12 @@ GPU-hour</source>
         <translation type="vanished">训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="284"/>
+        <location filename="../time_panel.py" line="286"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="293"/>
+        <location filename="../time_panel.py" line="295"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5947,40 +5955,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="304"/>
+        <location filename="../time_panel.py" line="306"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="305"/>
+        <location filename="../time_panel.py" line="307"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="306"/>
+        <location filename="../time_panel.py" line="308"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="308"/>
+        <location filename="../time_panel.py" line="310"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="310"/>
+        <location filename="../time_panel.py" line="312"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="312"/>
+        <location filename="../time_panel.py" line="314"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="315"/>
+        <location filename="../time_panel.py" line="317"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -6012,63 +6020,63 @@ GPU-hour</source>
 <context>
     <name>UsersChart</name>
     <message>
-        <location filename="../users_chart.py" line="39"/>
-        <location filename="../users_chart.py" line="82"/>
+        <location filename="../users_chart.py" line="41"/>
+        <location filename="../users_chart.py" line="84"/>
         <source>users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="40"/>
+        <location filename="../users_chart.py" line="42"/>
         <source>context per user (tokens)</source>
         <translation>每个用户的上下文（token）</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="65"/>
+        <location filename="../users_chart.py" line="67"/>
         <source>The users chart is for Serve mode.</source>
         <translation>用户图表用于推理服务模式。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="81"/>
+        <location filename="../users_chart.py" line="83"/>
         <source>slots the memory holds</source>
         <translation>内存容纳的槽位数</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="114"/>
+        <location filename="../users_chart.py" line="116"/>
         <source>At %1 tokens per user: %2 at once.</source>
         <translation>每个用户 %1 个 token 时：同时 %2 个。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="118"/>
+        <location filename="../users_chart.py" line="120"/>
         <source>The engine decodes %1 at once, its slots (n_parallel%2); the bars are the slots the GPUs&apos; memory would hold at each length, what n_parallel could be set to.</source>
         <translation>引擎同时解码 %1 个请求，即其槽位数（n_parallel%2）；柱形是 GPU 内存在各长度下可容纳的槽位数，即 n_parallel 可设的值。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="120"/>
+        <location filename="../users_chart.py" line="122"/>
         <source>, dashed line</source>
         <translation>，虚线</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="122"/>
+        <location filename="../users_chart.py" line="124"/>
         <source>The GPUs&apos; memory holds %1 slots of this length.</source>
         <translation>GPU 显存可容纳 %1 个这么长的槽位。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="124"/>
+        <location filename="../users_chart.py" line="126"/>
         <source>%1 engine instances (each tensor × pipeline parallel group serves alone).</source>
         <translation>%1 个引擎实例（每个张量 × 流水线并行组独立服务）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="127"/>
+        <location filename="../users_chart.py" line="129"/>
         <source>The engine decodes at most %1 at once (max_num_seqs, dashed line).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs，虚线）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="130"/>
+        <location filename="../users_chart.py" line="132"/>
         <source>The engine decodes at most %1 at once (max_num_seqs).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="133"/>
+        <location filename="../users_chart.py" line="135"/>
         <source>Images count in a user&apos;s context like text (up to %1 tokens an image), and vLLM keeps %2 from the KV cache to encode images.</source>
         <translation>图像像文本一样计入每个用户的上下文（每张图像最多 %1 个 token），vLLM 还从 KV 缓存中留出 %2 用于编码图像。</translation>
     </message>
@@ -6664,7 +6672,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="221"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="134"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="173"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
@@ -6676,7 +6684,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="234"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="140"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="179"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
@@ -6721,7 +6729,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="197"/>
-        <location filename="../../engine/serving/report.py" line="156"/>
+        <location filename="../../engine/serving/report.py" line="172"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -6792,7 +6800,7 @@ GPU-hour</source>
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="132"/>
+        <location filename="../../engine/serving/report.py" line="148"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -6801,17 +6809,17 @@ GPU-hour</source>
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="137"/>
+        <location filename="../../engine/serving/report.py" line="153"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="147"/>
+        <location filename="../../engine/serving/report.py" line="163"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="157"/>
+        <location filename="../../engine/serving/report.py" line="173"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -6891,17 +6899,17 @@ GPU-hour</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="140"/>
+        <location filename="../../engine/serving/report.py" line="156"/>
         <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="151"/>
+        <location filename="../../engine/serving/report.py" line="167"/>
         <source>CPU memory (the token embeddings, and any layers kept off the GPU): {host}</source>
         <translation>CPU 内存（词嵌入表，以及留在 GPU 之外的层）：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="159"/>
+        <location filename="../../engine/serving/report.py" line="175"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -6913,97 +6921,111 @@ GPU-hour</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="65"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="70"/>
         <source>1 GPU per instance x {r} replicas</source>
         <translation>每个实例 1 个 GPU × {r} 个副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="66"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="71"/>
         <source>{g} GPUs per instance x {r} replicas</source>
         <translation>每个实例 {g} 个 GPU × {r} 个副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="67"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="72"/>
         <source>one instance on 1 GPU</source>
         <translation>1 个 GPU 上的一个实例</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="68"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="73"/>
         <source>one instance on {g} GPUs</source>
         <translation>{g} 个 GPU 上的一个实例</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="71"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="76"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="78"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="83"/>
         <source>{hour} an hour, {million} per million output tokens</source>
         <translation>每小时 {hour}，每百万输出 token {million}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="80"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="85"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="81"/>
         <source>{n} x {gpu} ({shape}): {cost}; fits {per} users per instance, TPOT {tpot:.1f} ms, TTFT {ttft}, {tps:,.0f} output tokens/s</source>
-        <translation>{n} × {gpu}（{shape}）：{cost}；每个实例容纳 {per} 个用户，TPOT {tpot:.1f} 毫秒，TTFT {ttft}，每秒输出 {tps:,.0f} 个 token</translation>
+        <translation type="vanished">{n} × {gpu}（{shape}）：{cost}；每个实例容纳 {per} 个用户，TPOT {tpot:.1f} 毫秒，TTFT {ttft}，每秒输出 {tps:,.0f} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="93"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="86"/>
+        <source>{n} x {gpu} ({shape}): {cost}; {users}, TPOT {tpot:.1f} ms, TTFT {ttft}, {tps:,.0f} output tokens/s</source>
+        <translation>{n} × {gpu}（{shape}）：{cost}；{users}，TPOT {tpot:.1f} 毫秒，TTFT {ttft}，每秒输出 {tps:,.0f} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="101"/>
+        <source>holds {holds} users per instance, serves {serves} of them</source>
+        <translation>每个实例可容纳 {holds} 个用户，实际服务其中 {serves} 个</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="111"/>
         <source>likely TPOT {low:.1f} to {high:.1f} ms, {tps_low:,.0f} to {tps_high:,.0f} tokens/s</source>
         <translation>可能范围：TPOT {low:.1f} 至 {high:.1f} 毫秒，每秒 {tps_low:,.0f} 至 {tps_high:,.0f} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="98"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="116"/>
         <source>, {low} to {high} per million</source>
         <translation>，每百万 {low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="107"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="126"/>
         <source>TPOT at most {ms:g} ms</source>
         <translation>TPOT 不超过 {ms:g} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="109"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="128"/>
         <source>TTFT at most {s:g} s</source>
         <translation>TTFT 不超过 {s:g} 秒</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="111"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="130"/>
         <source>at most {cost} an hour</source>
         <translation>每小时不超过 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="114"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="133"/>
         <source>at most {cost} per million output tokens</source>
         <translation>每百万输出 token 不超过 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="116"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="135"/>
         <source>no latency target or budget</source>
         <translation>无延迟目标或预算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="119"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="147"/>
+        <source>Speeds here are taken at {prompt} prompt + {output} output tokens a request, finished requests replaced by new ones; an applied set-up&apos;s estimate has no such split and decodes every request at its whole context ({context} tokens), so its TPOT can differ by a few percent.</source>
+        <translation>此处的速度按每个请求 {prompt} 个提示 token + {output} 个输出 token 计算，完成的请求由新请求接替；应用后的配置的估算没有这种拆分，按每个请求的完整上下文（{context} 个 token）解码，因此其 TPOT 可能相差几个百分点。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="158"/>
         <source>{gpu} ({shape})</source>
         <translation>{gpu}（{shape}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="128"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="167"/>
         <source>What to rent to serve {users:,} users at once on {engine}, {prompt:,} + {output:,} tokens each ({limits}), cheapest per hour first (within {tie} of each other: fewer GPUs first):</source>
         <translation>用 {engine} 同时服务 {users:,} 个用户、每个请求 {prompt:,} + {output:,} 个 token 该租什么（{limits}），按每小时费用从低到高（相差 {tie} 以内视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="148"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="187"/>
         <source>Cost is GPUs x price per GPU-hour only: no storage, network or host prices are added.</source>
         <translation>费用只算 GPU 数 × 每 GPU 小时价格：不含存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="150"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="190"/>
         <source>Searched {gpus} GPU types ({options} instance sizes) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU（{options} 种实例规模），用时 {seconds}。</translation>
     </message>
@@ -12273,22 +12295,22 @@ GPU-hour</source>
         <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="16"/>
+        <location filename="../../engine/serving/report.py" line="17"/>
         <source>memory-bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="17"/>
+        <location filename="../../engine/serving/report.py" line="18"/>
         <source>compute</source>
         <translation>算力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="18"/>
+        <location filename="../../engine/serving/report.py" line="19"/>
         <source>host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="21"/>
+        <location filename="../../engine/serving/report.py" line="22"/>
         <source>A million output tokens cost {cost} on {n:,} GPUs</source>
         <translation>在 {n:,} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
@@ -12297,27 +12319,32 @@ GPU-hour</source>
         <translation type="vanished">在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="22"/>
+        <location filename="../../engine/serving/report.py" line="23"/>
         <source>A million output tokens cost {cost} on one GPU</source>
         <translation>在 1 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="23"/>
+        <location filename="../../engine/serving/report.py" line="24"/>
         <source>{line} (likely {low} to {high}, as the tokens/s range)</source>
         <translation>{line}（可能为 {low} 至 {high}，按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="26"/>
+        <location filename="../../engine/serving/report.py" line="27"/>
         <source>{line} by the model&apos;s estimate (likely {low} to {high}, above it, as the tokens/s range)</source>
         <translation>{line}（模型估算值；可能为 {low} 至 {high}，高于估算值，按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="28"/>
+        <location filename="../../engine/serving/report.py" line="29"/>
         <source>{line} by the model&apos;s estimate (likely {low} to {high}, below it, as the tokens/s range)</source>
         <translation>{line}（模型估算值；可能为 {low} 至 {high}，低于估算值，按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="53"/>
+        <location filename="../../engine/serving/report.py" line="48"/>
+        <source>These are one engine instance&apos;s figures: the {n} instances of this set-up serve {users} sequences together, {tps} tokens/s.</source>
+        <translation>以上是单个引擎实例的数字：此配置的 {n} 个实例合计服务 {users} 个序列，每秒 {tps} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="69"/>
         <source>{cost} (in the price&apos;s currency)</source>
         <translation>{cost}（按价格所用货币计）</translation>
     </message>
@@ -13588,22 +13615,26 @@ GPU-hour</source>
         <translation>每百万输出 token {cost}，超过 {budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="58"/>
-        <source>TPOT {tpot} ms: no faster than a smaller instance of this GPU type, which costs less</source>
-        <translation>TPOT {tpot} 毫秒：不比该 GPU 型号更小、更便宜的实例快</translation>
+        <location filename="../../engine/planning/serve_rent.py" line="59"/>
+        <source>TPOT {tpot} ms: no faster than a smaller instance of this GPU type, which costs no more an hour</source>
+        <translation>TPOT {tpot} 毫秒：不比该 GPU 型号更小的实例快，而那个实例每小时费用不更高</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="60"/>
+        <source>TPOT {tpot} ms: no faster than a smaller instance of this GPU type, which costs less</source>
+        <translation type="vanished">TPOT {tpot} 毫秒：不比该 GPU 型号更小、更便宜的实例快</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="61"/>
         <source>the GPU preset has no speed figures</source>
         <translation>该 GPU 预设没有速度数据</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="63"/>
+        <location filename="../../engine/planning/serve_rent.py" line="64"/>
         <source>instances larger than the set-up&apos;s GPUs per node ({n}) not tried: a server of this card is taken to hold that many; set more GPUs per node to try them</source>
         <translation>未尝试超过本设置每节点 GPU 数（{n}）的实例：假定这种卡的服务器只装这么多块；调高每节点 GPU 数即可尝试</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="277"/>
+        <location filename="../../engine/planning/serve_rent.py" line="278"/>
         <source>A context of {n} tokens is longer than the model was trained for ({trained} tokens).</source>
         <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
     </message>
@@ -13651,72 +13682,72 @@ GPU-hour</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="110"/>
+        <location filename="../../engine/report.py" line="112"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="123"/>
+        <location filename="../../engine/report.py" line="125"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="125"/>
+        <location filename="../../engine/report.py" line="127"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="126"/>
+        <location filename="../../engine/report.py" line="128"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="127"/>
+        <location filename="../../engine/report.py" line="129"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="133"/>
+        <location filename="../../engine/report.py" line="135"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="142"/>
+        <location filename="../../engine/report.py" line="144"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="142"/>
+        <location filename="../../engine/report.py" line="144"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="143"/>
+        <location filename="../../engine/report.py" line="145"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="146"/>
+        <location filename="../../engine/report.py" line="148"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="147"/>
+        <location filename="../../engine/report.py" line="149"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="148"/>
+        <location filename="../../engine/report.py" line="150"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="149"/>
+        <location filename="../../engine/report.py" line="151"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="150"/>
+        <location filename="../../engine/report.py" line="152"/>
         <source>setting</source>
         <translation>设置项</translation>
     </message>
@@ -13725,27 +13756,27 @@ GPU-hour</source>
         <translation type="vanished">键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="151"/>
+        <location filename="../../engine/report.py" line="153"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="152"/>
+        <location filename="../../engine/report.py" line="154"/>
         <source>in the scenario file</source>
         <translation>场景文件中的写法</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="169"/>
+        <location filename="../../engine/report.py" line="171"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="179"/>
+        <location filename="../../engine/report.py" line="181"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="160"/>
+        <location filename="../../engine/report.py" line="162"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
@@ -13754,12 +13785,12 @@ GPU-hour</source>
         <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="171"/>
+        <location filename="../../engine/report.py" line="173"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="181"/>
+        <location filename="../../engine/report.py" line="183"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
