@@ -132,7 +132,9 @@ def limits_words(limits: ServeLimits, currency: str, tr: Callable[[str], str] = 
     if limits.budget_per_million is not None:
         parts.append(tr(QT_TRANSLATE_NOOP("cli", "at most {cost} per million output tokens")).format(
             cost=budget_money(limits.budget_per_million, currency)))
-    return ", ".join(parts) or tr(QT_TRANSLATE_NOOP("cli", "no latency target or budget"))
+    # the language's own comma: zh_CN read "TPOT 不超过 50 毫秒, 每小时不超过 40.00 EUR" with an English one
+    return tr(QT_TRANSLATE_NOOP("cli", ", ")).join(parts) or tr(QT_TRANSLATE_NOOP("cli", "no latency target or "
+                                                                                       "budget"))
 
 
 def _report_limits(report: dict[str, Any]) -> ServeLimits:

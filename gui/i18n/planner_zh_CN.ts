@@ -6427,6 +6427,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/fit_report.py" line="83"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="136"/>
         <source>, </source>
         <translation>，</translation>
     </message>
@@ -6672,7 +6673,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="221"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="173"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="175"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
@@ -6684,7 +6685,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="234"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="179"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="181"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
@@ -7000,32 +7001,32 @@ GPU-hour</source>
         <translation>每百万输出 token 不超过 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="135"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="136"/>
         <source>no latency target or budget</source>
         <translation>无延迟目标或预算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="147"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="149"/>
         <source>Speeds here are taken at {prompt} prompt + {output} output tokens a request, finished requests replaced by new ones; an applied set-up&apos;s estimate has no such split and decodes every request at its whole context ({context} tokens), so its TPOT can differ by a few percent.</source>
         <translation>此处的速度按每个请求 {prompt} 个提示 token + {output} 个输出 token 计算，完成的请求由新请求接替；应用后的配置的估算没有这种拆分，按每个请求的完整上下文（{context} 个 token）解码，因此其 TPOT 可能相差几个百分点。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="158"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="160"/>
         <source>{gpu} ({shape})</source>
         <translation>{gpu}（{shape}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="167"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="169"/>
         <source>What to rent to serve {users:,} users at once on {engine}, {prompt:,} + {output:,} tokens each ({limits}), cheapest per hour first (within {tie} of each other: fewer GPUs first):</source>
         <translation>用 {engine} 同时服务 {users:,} 个用户、每个请求 {prompt:,} + {output:,} 个 token 该租什么（{limits}），按每小时费用从低到高（相差 {tie} 以内视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="187"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="189"/>
         <source>Cost is GPUs x price per GPU-hour only: no storage, network or host prices are added.</source>
         <translation>费用只算 GPU 数 × 每 GPU 小时价格：不含存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="190"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="192"/>
         <source>Searched {gpus} GPU types ({options} instance sizes) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU（{options} 种实例规模），用时 {seconds}。</translation>
     </message>
