@@ -9,11 +9,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from engine.serving.report import all_instances_words
 from engine.units import format_bytes
 
 from .charts import static_plot
-from .i18n import tr_message
 from .serving_rows import speed_words
 from .state import AppState
 from .theme import restyle, text_colour
@@ -135,8 +133,6 @@ class UsersChart(RefreshWhenShown):
             text += " " + self.tr("Images count in a user's context like text (up to %1 tokens an image), and vLLM "
                                   "keeps %2 from the KV cache to encode images.").replace(
                 "%1", f"{curve.tokens_per_image:,}").replace("%2", format_bytes(curve.image_encoder_bytes))
-        served = self.state.serving_speed()
-        speed = speed_words(served, self.state.scenario.serving_engine)
-        if served is not None and (together := all_instances_words(self.state.scenario, served)) is not None:
-            speed += " " + tr_message(together)  # one instance's figures, said so (as `estimate`)
+        speed = speed_words(self.state.serving_speed(), self.state.scenario.serving_engine,
+                            self.state.scenario)
         return f"{text} {speed}" if speed else text

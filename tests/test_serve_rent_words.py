@@ -14,7 +14,7 @@ from engine.report import input_rows
 from engine.serving.report import all_instances_words, render_serving
 from engine.serving.scenario_estimate import serving_memory
 from engine.serving.speed import cost_per_million_output_tokens, serving_speed
-from engine.units import format_price
+from engine.units import format_count, format_price
 
 # The CTO of the audit: Qwen3-30B-A3B on vLLM for 200 users, 2,000 + 500 tokens, TPOT at most 50 ms
 SERVE = {"model": "qwen3-30b-a3b", "gpu": "h100-sxm-80gb", "gpus_per_node": 1, "workload": "inference",
@@ -57,6 +57,12 @@ def test_a_set_up_of_several_instances_says_its_speed_is_one_instances():
     per_million = cost_per_million_output_tokens(s.replace(gpu_hour_price=2.2), speed)
     assert per_million * speed.tokens_per_second * 6 * 3600 / 1e6 == pytest.approx(6 * 2.2)  # 6 GPUs' hour
     assert "one engine instance's figures: the 6 instances" in render_serving(memory, speed, scenario=s)
+    from gui.serving_rows import speed_words  # the Time tab's and the users chart's line, as `estimate` says it
+
+    line = speed_words(speed, "vllm", s)
+    together = f"the 6 instances of this set-up serve {speed.concurrency * 6:,} users at once"
+    assert line.index(f"{format_count(speed.tokens_per_second)} tokens/s") < line.index(together) < \
+        line.index("Measured runs")  # said beside the speed, before the measured ranges
     one = scenario_from_dict(SERVE)
     assert all_instances_words(one, serving_speed(one, serving_memory(one))) is None
 

@@ -46,7 +46,7 @@ def million_tokens_cost(s: Scenario, speed: ServingSpeed) -> tuple[float, float,
 # a set-up of several engine instances (6 x H100 at tp 1) showed one instance's "1.26K tokens/s" without saying so
 # (user audit 12); the cost of a million tokens already counts every instance (speed.py cost_per_million_output_tokens)
 ALL_INSTANCES = QT_TRANSLATE_NOOP("engine", "These are one engine instance's figures: the {n} instances of this set-up "
-                                            "serve {users} sequences together, {tps} tokens/s.")
+                                            "serve {users} users at once together, {tps} tokens/s.")
 
 
 def all_instances_words(s: Scenario, speed: ServingSpeed) -> Message | None:
@@ -178,10 +178,10 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             users=speed.concurrency, context=f"{speed.context:,}", ttft=format_seconds(speed.ttft_seconds),
             tpot=format_seconds(speed.tpot_seconds), tps=format_count(speed.tokens_per_second),
             bound=tr_engine(BOUND_WORDS[speed.bound])))
-        if likely := speed_range_text(memory.engine, speed, tr_engine):
-            lines.append(likely)
         if scenario is not None and (together := all_instances_words(scenario, speed)) is not None:
             lines.append(together.format_with(tr_engine))
+        if likely := speed_range_text(memory.engine, speed, tr_engine):
+            lines.append(likely)
         if scenario is not None and (cost := million_tokens_cost_words(scenario, speed)) is not None:
             lines.append(cost.format_with(tr_engine))
         lines += [tr_engine(note) for note in speed.notes]

@@ -12341,8 +12341,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/serving/report.py" line="48"/>
-        <source>These are one engine instance&apos;s figures: the {n} instances of this set-up serve {users} sequences together, {tps} tokens/s.</source>
-        <translation>以上是单个引擎实例的数字：此配置的 {n} 个实例合计服务 {users} 个序列，每秒 {tps} 个 token。</translation>
+        <source>These are one engine instance&apos;s figures: the {n} instances of this set-up serve {users} users at once together, {tps} tokens/s.</source>
+        <translation>以上是单个引擎实例的数字：此配置的 {n} 个实例合计同时服务 {users} 个用户，每秒 {tps} 个 token。</translation>
     </message>
     <message>
         <location filename="../../engine/serving/report.py" line="69"/>
