@@ -4626,42 +4626,42 @@ GPU-hour</source>
         <translation>每块 GPU 上每个 token 的 KV 缓存：%1 KiB</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="21"/>
+        <location filename="../serving_rows.py" line="24"/>
         <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="44"/>
+        <location filename="../serving_rows.py" line="49"/>
         <source>Maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="45"/>
+        <location filename="../serving_rows.py" line="50"/>
         <source>Context per user</source>
         <translation>每个用户的上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="46"/>
+        <location filename="../serving_rows.py" line="51"/>
         <source>KV cache tokens</source>
         <translation>KV 缓存 token 数</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="47"/>
+        <location filename="../serving_rows.py" line="52"/>
         <source>Longest context for one user</source>
         <translation>单个用户的最长上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="48"/>
+        <location filename="../serving_rows.py" line="53"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="50"/>
+        <location filename="../serving_rows.py" line="55"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="52"/>
+        <location filename="../serving_rows.py" line="57"/>
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
     </message>
@@ -4671,7 +4671,7 @@ GPU-hour</source>
         <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="23"/>
+        <location filename="../serving_rows.py" line="26"/>
         <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
@@ -5778,7 +5778,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="108"/>
-        <location filename="../time_panel.py" line="276"/>
+        <location filename="../time_panel.py" line="274"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -5799,7 +5799,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="116"/>
-        <location filename="../time_panel.py" line="281"/>
+        <location filename="../time_panel.py" line="279"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -5853,7 +5853,7 @@ GPU-hour</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="272"/>
+        <location filename="../time_panel.py" line="270"/>
         <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
@@ -5930,7 +5930,7 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="258"/>
+        <location filename="../time_panel.py" line="256"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
@@ -5939,12 +5939,12 @@ GPU-hour</source>
         <translation type="vanished">训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="286"/>
+        <location filename="../time_panel.py" line="284"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="295"/>
+        <location filename="../time_panel.py" line="293"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5955,40 +5955,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="306"/>
+        <location filename="../time_panel.py" line="304"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="307"/>
+        <location filename="../time_panel.py" line="305"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="308"/>
+        <location filename="../time_panel.py" line="306"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="310"/>
+        <location filename="../time_panel.py" line="308"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="312"/>
+        <location filename="../time_panel.py" line="310"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="314"/>
+        <location filename="../time_panel.py" line="312"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="317"/>
+        <location filename="../time_panel.py" line="315"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -6020,63 +6020,63 @@ GPU-hour</source>
 <context>
     <name>UsersChart</name>
     <message>
-        <location filename="../users_chart.py" line="41"/>
-        <location filename="../users_chart.py" line="84"/>
+        <location filename="../users_chart.py" line="39"/>
+        <location filename="../users_chart.py" line="82"/>
         <source>users at once</source>
         <translation>同时服务的用户</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="42"/>
+        <location filename="../users_chart.py" line="40"/>
         <source>context per user (tokens)</source>
         <translation>每个用户的上下文（token）</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="67"/>
+        <location filename="../users_chart.py" line="65"/>
         <source>The users chart is for Serve mode.</source>
         <translation>用户图表用于推理服务模式。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="83"/>
+        <location filename="../users_chart.py" line="81"/>
         <source>slots the memory holds</source>
         <translation>内存容纳的槽位数</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="116"/>
+        <location filename="../users_chart.py" line="114"/>
         <source>At %1 tokens per user: %2 at once.</source>
         <translation>每个用户 %1 个 token 时：同时 %2 个。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="120"/>
+        <location filename="../users_chart.py" line="118"/>
         <source>The engine decodes %1 at once, its slots (n_parallel%2); the bars are the slots the GPUs&apos; memory would hold at each length, what n_parallel could be set to.</source>
         <translation>引擎同时解码 %1 个请求，即其槽位数（n_parallel%2）；柱形是 GPU 内存在各长度下可容纳的槽位数，即 n_parallel 可设的值。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="122"/>
+        <location filename="../users_chart.py" line="120"/>
         <source>, dashed line</source>
         <translation>，虚线</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="124"/>
+        <location filename="../users_chart.py" line="122"/>
         <source>The GPUs&apos; memory holds %1 slots of this length.</source>
         <translation>GPU 显存可容纳 %1 个这么长的槽位。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="126"/>
+        <location filename="../users_chart.py" line="124"/>
         <source>%1 engine instances (each tensor × pipeline parallel group serves alone).</source>
         <translation>%1 个引擎实例（每个张量 × 流水线并行组独立服务）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="129"/>
+        <location filename="../users_chart.py" line="127"/>
         <source>The engine decodes at most %1 at once (max_num_seqs, dashed line).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs，虚线）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="132"/>
+        <location filename="../users_chart.py" line="130"/>
         <source>The engine decodes at most %1 at once (max_num_seqs).</source>
         <translation>引擎最多同时解码 %1 个（max_num_seqs）。</translation>
     </message>
     <message>
-        <location filename="../users_chart.py" line="135"/>
+        <location filename="../users_chart.py" line="133"/>
         <source>Images count in a user&apos;s context like text (up to %1 tokens an image), and vLLM keeps %2 from the KV cache to encode images.</source>
         <translation>图像像文本一样计入每个用户的上下文（每张图像最多 %1 个 token），vLLM 还从 KV 缓存中留出 %2 用于编码图像。</translation>
     </message>
@@ -8297,202 +8297,211 @@ GPU-hour</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="43"/>
+        <location filename="../../engine/planning/fit_options.py" line="46"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="44"/>
+        <location filename="../../engine/planning/fit_options.py" line="47"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="45"/>
+        <location filename="../../engine/planning/fit_options.py" line="48"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="46"/>
+        <location filename="../../engine/planning/fit_options.py" line="49"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="49"/>
+        <location filename="../../engine/planning/fit_options.py" line="52"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="50"/>
+        <location filename="../../engine/planning/fit_options.py" line="53"/>
         <source>the frozen weights are rounded to 16 bits; the adapters train as before</source>
         <translation>冻结权重舍入为 16 位；适配器照常训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="51"/>
+        <location filename="../../engine/planning/fit_options.py" line="54"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="52"/>
+        <location filename="../../engine/planning/fit_options.py" line="55"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="53"/>
+        <location filename="../../engine/planning/fit_options.py" line="56"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="54"/>
+        <location filename="../../engine/planning/fit_options.py" line="57"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="55"/>
+        <location filename="../../engine/planning/fit_options.py" line="58"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="56"/>
+        <location filename="../../engine/planning/fit_options.py" line="59"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="66"/>
+        <location filename="../../engine/planning/fit_options.py" line="69"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="67"/>
+        <location filename="../../engine/planning/fit_options.py" line="70"/>
         <source>recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="70"/>
+        <location filename="../../engine/planning/fit_options.py" line="73"/>
         <source>recompute every layer</source>
         <translation>重算每一层</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="80"/>
+        <location filename="../../engine/planning/fit_options.py" line="83"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="90"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
-        <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
+        <translation type="vanished">微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="93"/>
+        <location filename="../../engine/planning/fit_options.py" line="98"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="143"/>
+        <location filename="../../engine/planning/fit_options.py" line="148"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="144"/>
+        <location filename="../../engine/planning/fit_options.py" line="149"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="145"/>
+        <location filename="../../engine/planning/fit_options.py" line="150"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="146"/>
+        <location filename="../../engine/planning/fit_options.py" line="151"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="104"/>
+        <location filename="../../engine/planning/fit_options.py" line="109"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="105"/>
+        <location filename="../../engine/planning/fit_options.py" line="43"/>
+        <source>set micro-batch to {m} and gradient accumulation to {ga} (the same global batch)</source>
+        <translation>把微批次设为 {m}、梯度累积设为 {ga}（全局批次不变）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_options.py" line="45"/>
+        <source>set micro-batch to {m}</source>
+        <translation>把微批次设为 {m}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_options.py" line="110"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="106"/>
+        <location filename="../../engine/planning/fit_options.py" line="111"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="107"/>
+        <location filename="../../engine/planning/fit_options.py" line="112"/>
         <source>shard with FSDP (weights, gradients and optimizer states)</source>
         <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="112"/>
+        <location filename="../../engine/planning/fit_options.py" line="117"/>
         <source>shard over all {n} data-parallel GPUs instead of within groups of {group}</source>
         <translation>在全部 {n} 块数据并行 GPU 上分片，而不是在每 {group} 块一组内分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="117"/>
+        <location filename="../../engine/planning/fit_options.py" line="122"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="121"/>
+        <location filename="../../engine/planning/fit_options.py" line="126"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="152"/>
+        <location filename="../../engine/planning/fit_options.py" line="157"/>
         <source>load the base model in {dtype} (frozen weights in 2 bytes, as most LoRA recipes do)</source>
         <translation>以 {dtype} 加载基座模型（冻结权重每个 2 字节，大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="181"/>
+        <location filename="../../engine/planning/fit_options.py" line="186"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="198"/>
+        <location filename="../../engine/planning/fit_options.py" line="203"/>
         <source>offload the optimizer states to CPU memory ({mechanism})</source>
         <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="199"/>
+        <location filename="../../engine/planning/fit_options.py" line="204"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="201"/>
+        <location filename="../../engine/planning/fit_options.py" line="206"/>
         <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
         <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="203"/>
+        <location filename="../../engine/planning/fit_options.py" line="208"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="88"/>
+        <location filename="../../engine/planning/solver.py" line="91"/>
         <source>shard with ZeRO-3 instead of FSDP, whose CPU offload moves the weights too (ZeRO-3 offloads the optimizer alone)</source>
         <translation>改用 ZeRO-3 分片而非 FSDP（FSDP 的 CPU 卸载会连同权重一起卸载；ZeRO-3 可只卸载优化器）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="93"/>
+        <location filename="../../engine/planning/solver.py" line="96"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="98"/>
+        <location filename="../../engine/planning/solver.py" line="101"/>
         <source>use {n:,} GPUs ({nodes} x {per_node}) with {layout}</source>
         <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="101"/>
+        <location filename="../../engine/planning/solver.py" line="104"/>
         <source>use {n:,} GPUs ({nodes} x {per_node}) with {sharding}</source>
         <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="107"/>
         <source>more GPUs cost money: {n:,} instead of {old:,}</source>
         <translation>更多 GPU 意味着更多花费：{n:,} 张而不是 {old:,} 张</translation>
     </message>
@@ -8509,12 +8518,12 @@ GPU-hour</source>
         <translation type="vanished">更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="110"/>
+        <location filename="../../engine/planning/solver.py" line="113"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="111"/>
+        <location filename="../../engine/planning/solver.py" line="114"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -10361,7 +10370,7 @@ GPU-hour</source>
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="83"/>
+        <location filename="../../engine/planning/fit_options.py" line="86"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
