@@ -6604,12 +6604,12 @@ GPU-hour</source>
         <translation type="vanished">{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="187"/>
+        <location filename="../../engine/planning/rent_report.py" line="188"/>
         <source>{hours} GPU-hours x {price} = {cost}</source>
         <translation>{hours} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="190"/>
+        <location filename="../../engine/planning/rent_report.py" line="191"/>
         <source>{hours} GPU-hours (no price set)</source>
         <translation>{hours} GPU 小时（未设价格）</translation>
     </message>
@@ -6618,17 +6618,17 @@ GPU-hour</source>
         <translation type="vanished">{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="206"/>
+        <location filename="../../engine/planning/rent_report.py" line="207"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="209"/>
+        <location filename="../../engine/planning/rent_report.py" line="210"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="211"/>
+        <location filename="../../engine/planning/rent_report.py" line="212"/>
         <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
         <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
     </message>
@@ -6637,75 +6637,75 @@ GPU-hour</source>
         <translation type="vanished">训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="153"/>
+        <location filename="../../engine/planning/rent_report.py" line="154"/>
         <source>{counts} x {name}: {why}</source>
         <translation>{counts} × {name}：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="154"/>
+        <location filename="../../engine/planning/rent_report.py" line="155"/>
         <source>{name}: {why}</source>
         <translation>{name}：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="191"/>
+        <location filename="../../engine/planning/rent_report.py" line="192"/>
         <source>1 node</source>
         <translation>1 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="191"/>
+        <location filename="../../engine/planning/rent_report.py" line="192"/>
         <source>{n} nodes</source>
         <translation>{n} 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="193"/>
+        <location filename="../../engine/planning/rent_report.py" line="194"/>
         <source>{n} x {gpu} ({nodes}): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes}）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="216"/>
+        <location filename="../../engine/planning/rent_report.py" line="217"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first (costs within {tie} of each other count as equal: fewer GPUs first):</source>
         <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="218"/>
+        <location filename="../../engine/planning/rent_report.py" line="219"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="221"/>
+        <location filename="../../engine/planning/rent_report.py" line="222"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="175"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="224"/>
+        <location filename="../../engine/planning/rent_report.py" line="225"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="234"/>
+        <location filename="../../engine/planning/rent_report.py" line="235"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="181"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="239"/>
+        <location filename="../../engine/planning/rent_report.py" line="240"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="241"/>
+        <location filename="../../engine/planning/rent_report.py" line="244"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="243"/>
+        <location filename="../../engine/planning/rent_report.py" line="246"/>
         <source>Searched {gpus} GPU types, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="244"/>
+        <location filename="../../engine/planning/rent_report.py" line="247"/>
         <source>Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 1 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -6917,7 +6917,7 @@ GPU-hour</source>
     <message>
         <location filename="../rent_panel.py" line="243"/>
         <location filename="../../engine/estimate_output.py" line="239"/>
-        <location filename="../../engine/planning/rent_report.py" line="229"/>
+        <location filename="../../engine/planning/rent_report.py" line="230"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
@@ -12120,12 +12120,22 @@ GPU-hour</source>
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="319"/>
+        <location filename="../../engine/planning/rent.py" line="147"/>
+        <source>{adapters} adapter parameters x ({weight} B weight + {master} B master + {states} B optimizer states)</source>
+        <translation>{adapters} 个适配器参数 × （{weight} B 权重 + {master} B 主权重 + {states} B 优化器状态）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="149"/>
+        <source>{weights} weights x {weight} B + {trained} trained parameters x ({master} B master + {states} B optimizer states)</source>
+        <translation>{weights} 个权重 × {weight} B + {trained} 个训练的参数 × （{master} B 主权重 + {states} B 优化器状态）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="327"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="322"/>
+        <location filename="../../engine/planning/rent.py" line="330"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
