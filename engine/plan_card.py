@@ -16,7 +16,7 @@ from .scenario.serving_keys import ServingKeys
 from .serving import REFUSED, serving_speed
 from .serving.report import million_tokens_cost
 from .serving.speed_band import speed_ranges
-from .serving.users_curve import slots_set
+from .serving.users_curve import instances, slots_set
 from .timing import StepTime
 from .timing.ceiling import CEILING_NOTES
 from .timing.step_result import run_range_words
@@ -211,6 +211,10 @@ def _cost_text(cost: float, currency: str) -> str:
     return f"≈ {format_cost(cost, currency)}"
 
 
+ALL_INSTANCES_ROW = QT_TRANSLATE_NOOP("engine", "Output tokens/s of all {n} engine instances ({users} sequences; the "
+                                                "rows above are one instance's)")
+
+
 def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[tuple[Message, Message | str]]]:
     """A served model's rows: users at once and the engine's speed as set (engine/serving/speed.py)."""
     m = est.serving
@@ -225,6 +229,9 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
         (message(QT_TRANSLATE_NOOP("engine", "Output tokens/s at {users} sequences"), users=speed.concurrency)
          if speed.concurrency != 1 else message(QT_TRANSLATE_NOOP("engine", "Output tokens/s for one sequence")),
          format_count(speed.tokens_per_second))]
+    if (n := instances(s)) > 1:  # the rows above are one engine instance's (user audit 12: 6 x H100 at tp 1)
+        rows.append((message(ALL_INSTANCES_ROW, n=n, users=f"{speed.concurrency * n:,}"),
+                     format_count(speed.tokens_per_second * n)))
     # the measured runs' spread (presets/serving_speed_bands.json), as `estimate` states it under the speed: the card
     # gave the roofline's 38 tokens/s alone where 8 in 10 measured runs put it at 16 to 26
     ranges = speed_ranges(m.engine, speed)

@@ -15,6 +15,7 @@ from .plan_card import change_sentence, time_facts
 from .scenario import DEFAULTS, Scenario
 from .scenario.key_words import field_label, value_words
 from .serving import REFUSED, serving_speed
+from .serving.report import all_instances_words
 from .serving.speed_band import speed_range_text
 from .timing import StepTime
 from .units import format_bytes, format_count, format_gpu_count, format_price, format_seconds
@@ -184,6 +185,8 @@ def serving_line(s: Scenario, est: Estimate, tr: Translate = _same, tr_engine: T
                                                       "output token, {tps} tokens/s.")).format(
         users=speed.concurrency, ttft=format_seconds(speed.ttft_seconds), tpot=format_seconds(speed.tpot_seconds),
         tps=format_count(speed.tokens_per_second))
+    if (together := all_instances_words(s, speed)) is not None:  # one instance's figures, said so (as `estimate`)
+        text += " " + together.format_with(tr_engine)
     # the measured runs' spread, as `estimate` gives it under the speed (engine/serving/speed_band.py)
     likely = speed_range_text(m.engine, speed, tr_engine)
     return text + " " + likely if likely else text

@@ -63,7 +63,16 @@ def test_a_set_up_of_several_instances_says_its_speed_is_one_instances():
     together = f"the 6 instances of this set-up serve {speed.concurrency * 6:,} users at once"
     assert line.index(f"{format_count(speed.tokens_per_second)} tokens/s") < line.index(together) < \
         line.index("Measured runs")  # said beside the speed, before the measured ranges
+    from engine import estimate
+    from engine.plan_card import ALL_INSTANCES_ROW, serving_time_facts
+    from engine.report import to_markdown
+
+    _notes, rows = serving_time_facts(s, estimate(s))  # the card's and the Markdown's row: all instances' tokens/s
+    ((label, value),) = [(m, v) for m, v in rows if m.template == ALL_INSTANCES_ROW]
+    assert value == format_count(speed.tokens_per_second * 6) and dict(label.params)["n"] == 6
+    assert together in to_markdown(s, estimate(s))
     one = scenario_from_dict(SERVE)
+    assert not [m for m, _v in serving_time_facts(one, estimate(one))[1] if m.template == ALL_INSTANCES_ROW]
     assert all_instances_words(one, serving_speed(one, serving_memory(one))) is None
 
 
