@@ -4779,12 +4779,21 @@ GPU-hour</source>
         <translation>请填入你的云服务商的价格（与训练共用同一张表）；费用只算 GPU 数 × 价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="185"/>
-        <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each (%(limits)s), cheapest per hour first (within %(tie)s of each other: fewer GPUs first). Searched in %(time)s.</source>
-        <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token（%(limits)s），按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
+        <location filename="../serve_rent_panel.py" line="186"/>
+        <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each (%(limits)s), cheapest per hour first. Searched in %(time)s.</source>
+        <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token（%(limits)s），按每小时费用从低到高排列。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="227"/>
+        <location filename="../serve_rent_panel.py" line="193"/>
+        <source>Costs per hour within %s of each other count as equal: fewer GPUs first.</source>
+        <translation>每小时费用相差 %s 以内视为相同：GPU 少的在前。</translation>
+    </message>
+    <message>
+        <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each (%(limits)s), cheapest per hour first (within %(tie)s of each other: fewer GPUs first). Searched in %(time)s.</source>
+        <translation type="vanished">%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token（%(limits)s），按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="230"/>
         <source>%(users)s; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
         <translation>%(users)s；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
@@ -4826,22 +4835,22 @@ GPU-hour</source>
         <translation type="vanished">%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="198"/>
+        <location filename="../serve_rent_panel.py" line="201"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="221"/>
+        <location filename="../serve_rent_panel.py" line="224"/>
         <source>%(n)d x %(gpu)s</source>
         <translation>%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="223"/>
+        <location filename="../serve_rent_panel.py" line="226"/>
         <source>%(hour)s an hour, %(million)s per million output tokens</source>
         <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="225"/>
+        <location filename="../serve_rent_panel.py" line="228"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
@@ -4850,32 +4859,32 @@ GPU-hour</source>
         <translation type="vanished">每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="233"/>
+        <location filename="../serve_rent_panel.py" line="236"/>
         <source>likely TPOT %(low)s to %(high)s ms, %(tlow)s to %(thigh)s tokens/s</source>
         <translation>可能范围：TPOT %(low)s 至 %(high)s 毫秒，每秒 %(tlow)s 至 %(thigh)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="237"/>
+        <location filename="../serve_rent_panel.py" line="240"/>
         <source>, %(low)s to %(high)s per million</source>
         <translation>，每百万 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="241"/>
+        <location filename="../serve_rent_panel.py" line="244"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="242"/>
+        <location filename="../serve_rent_panel.py" line="245"/>
         <source>(%s)</source>
         <translation>（%s）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="247"/>
+        <location filename="../serve_rent_panel.py" line="250"/>
         <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
         <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="255"/>
+        <location filename="../serve_rent_panel.py" line="258"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
