@@ -14,9 +14,9 @@ from .scenario import KEY_SPECS, Scenario, resolve_model
 from .scenario.keys import KeySpec
 from .scenario.serving_keys import ServingKeys
 from .serving import REFUSED, serving_speed
-from .serving.report import instances_words, million_tokens_cost
+from .serving.report import million_tokens_cost
 from .serving.speed_band import speed_ranges
-from .serving.users_curve import slots_set
+from .serving.users_curve import instances, slots_set
 from .timing import StepTime
 from .timing.ceiling import CEILING_NOTES
 from .timing.step_result import run_range_words
@@ -211,6 +211,10 @@ def _cost_text(cost: float, currency: str) -> str:
     return f"≈ {format_cost(cost, currency)}"
 
 
+ALL_INSTANCES_ROW = QT_TRANSLATE_NOOP("engine", "Output tokens/s of all {n} engine instances ({users} sequences; the "
+                                                "rows above are one instance's)")
+
+
 def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[tuple[Message, Message | str]]]:
     """A served model's rows: users at once and the engine's speed as set (engine/serving/speed.py)."""
     m = est.serving
@@ -225,6 +229,9 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
         (message(QT_TRANSLATE_NOOP("engine", "Output tokens/s at {users} sequences"), users=speed.concurrency)
          if speed.concurrency != 1 else message(QT_TRANSLATE_NOOP("engine", "Output tokens/s for one sequence")),
          format_count(speed.tokens_per_second))]
+    if (n := instances(s)) > 1:  # the rows above are one engine instance's (user audit 12: 6 x H100 at tp 1)
+        rows.append((message(ALL_INSTANCES_ROW, n=n, users=f"{speed.concurrency * n:,}"),
+                     format_count(speed.tokens_per_second * n)))
     # the measured runs' spread (presets/serving_speed_bands.json), as `estimate` states it under the speed: the card
     # gave the roofline's 38 tokens/s alone where 8 in 10 measured runs put it at 16 to 26
     ranges = speed_ranges(m.engine, speed)
@@ -239,8 +246,6 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
                 show(r.low), show(r.high), r.low / value, r.high / value)))
     # with a price, what a million output tokens cost and its range, as `estimate` and the Time tab say it (user
     # audit 6: the card of a served model with a price gave no cost, and left the price out of its inputs)
-    if (together := instances_words(s, speed)) is not None:  # the speed is one instance's; the cost counts all
-        rows.append((message(QT_TRANSLATE_NOOP("engine", "Engine instances")), together))
     if (cost := million_tokens_cost(s, speed)) is not None:
         # what the rented GPUs cost an hour, beside the tokens' cost: the plan What should I rent? gave ranked by it
         # and budgeted per hour (user audit 12: the card of an applied plan gave no hourly figure)

@@ -15,9 +15,10 @@ from .plan_card import change_sentence, time_facts
 from .scenario import DEFAULTS, Scenario
 from .scenario.key_words import field_label, value_words
 from .serving import REFUSED, serving_speed
+from .serving.report import all_instances_words
 from .serving.speed_band import speed_range_text
 from .timing import StepTime
-from .units import format_bytes, format_count, format_gpu_count, format_seconds
+from .units import format_bytes, format_count, format_gpu_count, format_price, format_seconds
 
 ASSUMPTIONS = (
     QT_TRANSLATE_NOOP("report", "Steady state: the second training step, optimizer states alive; gradients freed by "
@@ -78,6 +79,8 @@ def input_rows(s: Scenario, tr_fields: Translate = _same, tr_engine: Translate =
     for key, value in changed_inputs(s):
         own = runs.own_name(key, value) if isinstance(value, str) else ""
         words = tr_engine(own) if own else value_words(key, value, tr_fields)
+        if key == "gpu_hour_price" and isinstance(value, int | float):  # "1.3" read without its currency (audit 12)
+            words = format_price(value, s.currency)
         file_value = ", ".join(str(v) for v in value) if isinstance(value, list | tuple) else str(value)
         rows.append((field_label(key, tr_fields), words, f"{key}: {file_value}"))
     return rows
@@ -182,6 +185,8 @@ def serving_line(s: Scenario, est: Estimate, tr: Translate = _same, tr_engine: T
                                                       "output token, {tps} tokens/s.")).format(
         users=speed.concurrency, ttft=format_seconds(speed.ttft_seconds), tpot=format_seconds(speed.tpot_seconds),
         tps=format_count(speed.tokens_per_second))
+    if (together := all_instances_words(s, speed)) is not None:  # one instance's figures, said so (as `estimate`)
+        text += " " + together.format_with(tr_engine)
     # the measured runs' spread, as `estimate` gives it under the speed (engine/serving/speed_band.py)
     likely = speed_range_text(m.engine, speed, tr_engine)
     return text + " " + likely if likely else text

@@ -53,6 +53,15 @@ def format_cost(cost: float, currency: str) -> str:
     return f"{cost:,.0f} {currency}".rstrip()
 
 
+def format_price(value: float, currency: str) -> str:
+    """A price or budget as typed: two decimals, more where two lose it (up to six, trailing zeros dropped):
+    "--budget-per-hour 0.004" printed "at most 0.00 an hour", a price of 1.3 read "1.3" (user audit 12)."""
+    text = f"{value:,.2f}"
+    if abs(float(text.replace(",", "")) - value) > 1e-12:
+        text = f"{value:,.6f}".rstrip("0")
+    return f"{text} {currency}".rstrip()
+
+
 def format_seconds(seconds: float) -> str:
     """Durations in the unit that reads best: 850 ms, 2.4 s, 3.5 min, 7.2 h, 12.3 d."""
     for div, suffix in ((86400.0, "d"), (3600.0, "h"), (60.0, "min"), (1.0, "s")):

@@ -34,7 +34,7 @@ from engine.planning.rent_report import (
 from engine.scenario.choices import CURRENCIES
 from engine.units import format_bytes, format_cost, format_gpu_count, format_seconds
 
-from .i18n import tr_engine
+from .i18n import tr_engine, tr_message
 from .search_panel import SearchPanel
 from .settings_store import Settings
 from .state import AppState
@@ -187,7 +187,7 @@ class RentPanel(SearchPanel):
             "n": len(result.ranked), "tokens": f"{result.tokens:,}", "tie": f"{TIE:.0%}",
             "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)}
             + (" " + self.table.problem if self.table.problem else ""))  # a price left out stays said after a search
-        self.header.setToolTip(result.checkpoint_formula)
+        self.header.setToolTip(tr_message(result.checkpoint_formula))
         if result.horizon_seconds is not None:  # no deadline: the year's horizon said where the list starts
             self.add_row(self._note(self.tr("No deadline set: options that take more than %s are left out as "
                                             "impractical (listed under Left out). Set a deadline to compare longer "

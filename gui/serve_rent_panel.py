@@ -31,7 +31,15 @@ from engine.planning.serve_rent import (
     request_lengths,
     serve_rent_search,
 )
-from engine.planning.serve_rent_report import SHAPED, instance_words, money
+from engine.planning.serve_rent_report import (
+    SHAPED,
+    instance_words,
+    lengths_note,
+    limits_words,
+    money,
+    served_per_instance,
+    users_words,
+)
 from engine.scenario.choices import CURRENCIES
 from engine.serving.result import engine_name
 from engine.units import format_seconds
@@ -173,12 +181,17 @@ class ServeRentPanel(SearchPanel):
         self.result = result
         self.clear_rows()
         lim = result.limits
+        # the target and budgets as the CLI's header says them: the form beside it may have been edited since
+        # the tie rule in the tooltip: with the limits the header took six lines at 1280 x 720, the first row's place
         self.header.setText(self.tr("%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + "
-                                    "%(output)s tokens each, cheapest per hour first (within %(tie)s of each other: "
-                                    "fewer GPUs first). Searched in %(time)s.") % {
+                                    "%(output)s tokens each (%(limits)s), cheapest per hour first. Searched in "
+                                    "%(time)s.") % {
             "n": len(result.ranked), "users": f"{lim.users:,}", "engine": engine_name(result.engine),
-            "prompt": f"{lim.prompt_tokens:,}", "output": f"{lim.output_tokens:,}", "tie": f"{TIE:.0%}",
-            "time": format_seconds(result.seconds)} + (" " + self.table.problem if self.table.problem else ""))
+            "prompt": f"{lim.prompt_tokens:,}", "output": f"{lim.output_tokens:,}",
+            "limits": limits_words(lim, result.currency, self._cli), "time": format_seconds(result.seconds)}
+            + (" " + self.table.problem if self.table.problem else ""))
+        self.header.setToolTip(self.tr("Costs per hour within %s of each other count as equal: fewer GPUs first.")
+                               % f"{TIE:.0%}")
         for i, row in enumerate(result.ranked, 1):
             self._add_row(i, row, result.currency)
         if result.dropped:
@@ -213,8 +226,10 @@ class ServeRentPanel(SearchPanel):
         cost = (self.tr("%(hour)s an hour, %(million)s per million output tokens") % {
             "hour": money(row.cost_per_hour, currency), "million": money(row.cost_per_million or 0.0, currency)}
             if row.cost_per_hour is not None else self.tr("no price set"))
-        why = self.tr("fits %(per)s users per instance; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s") % {
-            "per": f"{row.users_per_instance:,}", "tpot": f"{(row.tpot_seconds or 0) * 1000:.1f}",
+        users = self.result.limits.users if self.result is not None else row.users_per_instance
+        why = self.tr("%(users)s; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s") % {
+            "users": users_words(row.users_per_instance, served_per_instance(users, row.replicas), self._cli),
+            "tpot": f"{(row.tpot_seconds or 0) * 1000:.1f}",
             "ttft": format_seconds(row.ttft_seconds or 0.0), "tps": f"{row.tokens_per_second or 0:,.0f}"}
         likely = ""
         if row.tpot_range is not None and row.tokens_per_second_range is not None:
@@ -235,7 +250,8 @@ class ServeRentPanel(SearchPanel):
             "The serving estimate of one instance: the users it holds at this context (its KV cache after weights "
             "and the engine's reserve), its time per output token and tokens/s for its share of the users; replicas "
             "serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that "
-            "/ (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands' (measured runs)."))
+            "/ (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands' (measured runs).")
+            + ("\n" + lengths_note(self.result.limits, self._cli) if self.result is not None else ""))
 
     def apply(self, row: ServeOption) -> None:
         """GPU, counts, tp and the context in one undo step."""

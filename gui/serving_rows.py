@@ -6,16 +6,19 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from engine import Estimate
+from engine.scenario import Scenario
 from engine.serving import ServingSpeed
+from engine.serving.report import all_instances_words
 from engine.serving.speed_band import speed_range_text
 from engine.units import format_count, format_seconds
 
-from .i18n import tr_engine
+from .i18n import tr_engine, tr_message
 
 
-def speed_words(speed: ServingSpeed | None, engine: str = "") -> str:
-    """"Speed at 2 users of 32,768 tokens: first token after 1.2 s, 25 ms per output token, 80 tokens/s", then, with
-    the serving engine, each figure's likely range from the measured serving runs (engine/serving/speed_band.py)."""
+def speed_words(speed: ServingSpeed | None, engine: str = "", scenario: Scenario | None = None) -> str:
+    """"Speed at 2 users of 32,768 tokens: first token after 1.2 s, 25 ms per output token, 80 tokens/s", with the
+    scenario of several engine instances that these are one instance's (as `estimate` says it), then, with the
+    serving engine, each figure's likely range from the measured serving runs (engine/serving/speed_band.py)."""
     if speed is None:
         return ""
     text = QCoreApplication.translate("ServeMode", "Speed at %1 users of %2 tokens: first token after %3, %4 per "
@@ -26,6 +29,8 @@ def speed_words(speed: ServingSpeed | None, engine: str = "") -> str:
                        ("%3", format_seconds(speed.ttft_seconds)), ("%4", format_seconds(speed.tpot_seconds)),
                        ("%5", format_count(speed.tokens_per_second))):
         text = text.replace(key, value)
+    if scenario is not None and (together := all_instances_words(scenario, speed)) is not None:
+        text += " " + tr_message(together)  # 6 x H100 at tp 1 showed one instance's 1.26K tokens/s unsaid (audit 12)
     likely = speed_range_text(engine, speed, tr_engine) if engine else ""
     return f"{text} {likely}" if likely else text
 

@@ -27,7 +27,7 @@ from engine.posttraining.time_band import POSTTRAINING_REGIME
 from engine.posttraining.timing import step_provenance
 from engine.range_words import band_multiples, likely_range_sentence, sources_words
 from engine.scenario import Scenario
-from engine.serving.report import instances_words, million_tokens_cost_words
+from engine.serving.report import million_tokens_cost_words
 from engine.timing import MFU_DEFINITION, MFU_WHOLE_ATTENTION_DEFINITION, StepTime
 from engine.timing.near_capacity import near_capacity_share
 from engine.timing.step_result import run_range_words
@@ -247,11 +247,8 @@ class TimePanel(QWidget):
     def _show_serving_speed(self, s: Scenario) -> None:
         """The engine's speed and, with a price, what a million output tokens cost on the scenario's GPUs."""
         speed = self.state.serving_speed()
-        text = escape(speed_words(speed, s.serving_engine)
+        text = escape(speed_words(speed, s.serving_engine, s)
                       or self.tr("The engine does not start with this set-up: no speed."))
-        together = instances_words(s, speed) if speed is not None else None  # one instance's speed, all instances'
-        if together is not None:
-            text += "<br>" + escape(tr_message(together))
         cost = million_tokens_cost_words(s, speed) if speed is not None else None  # the words `estimate` prints
         if cost is not None:
             text += "<br>" + escape(tr_message(cost))

@@ -133,5 +133,6 @@ class UsersChart(RefreshWhenShown):
             text += " " + self.tr("Images count in a user's context like text (up to %1 tokens an image), and vLLM "
                                   "keeps %2 from the KV cache to encode images.").replace(
                 "%1", f"{curve.tokens_per_image:,}").replace("%2", format_bytes(curve.image_encoder_bytes))
-        speed = speed_words(self.state.serving_speed(), self.state.scenario.serving_engine)
+        speed = speed_words(self.state.serving_speed(), self.state.scenario.serving_engine,
+                            self.state.scenario)
         return f"{text} {speed}" if speed else text

@@ -119,8 +119,8 @@ def test_an_applied_plan_of_replicas_says_the_speed_is_one_instances():
     that takes six instances' (review 20b). The text, the card and the JSON now say the instances and their sum, the
     tokens/s the row of What should I rent? shows."""
     from engine import estimate
-    from engine.plan_card import serving_time_facts
-    from engine.serving.report import instances_words, render_serving, serving_to_json
+    from engine.plan_card import ALL_INSTANCES_ROW, serving_time_facts
+    from engine.serving.report import all_instances_words, render_serving, serving_to_json
 
     served = scenario_from_dict(SERVE)
     found = serve_rent_search(served, PRICES, LIMITS, currency="EUR")
@@ -129,13 +129,13 @@ def test_an_applied_plan_of_replicas_says_the_speed_is_one_instances():
     memory = serving_memory(applied)
     speed = serving_speed(applied, memory, concurrency=dict(row.changes)["max_num_seqs"], context=LIMITS.context,
                           prompt_tokens=LIMITS.prompt_tokens, output_tokens=LIMITS.output_tokens)
-    words = instances_words(applied, speed)
+    words = all_instances_words(applied, speed)
     assert words is not None and dict(words.params)["n"] == row.replicas == 6
-    assert dict(words.params)["users"] == 6 * speed.concurrency >= LIMITS.users
+    assert int(dict(words.params)["users"].replace(",", "")) == 6 * speed.concurrency >= LIMITS.users
     assert str(words) in render_serving(memory, speed, scenario=applied)
     assert serving_to_json(memory, speed, scenario=applied)["speed"]["instances"] == 6
     rows = serving_time_facts(applied, estimate(applied))[1]
-    assert any(str(value).startswith("The speed is one engine instance's") for _, value in rows)
+    assert any(label.template == ALL_INSTANCES_ROW for label, _ in rows)  # the card's row of all instances
     # one instance: nothing added
     single = scenario_from_dict({**SERVE, "gpu_hour_price": 2.2})
-    assert instances_words(single, serving_speed(single, serving_memory(single))) is None
+    assert all_instances_words(single, serving_speed(single, serving_memory(single))) is None

@@ -40,6 +40,9 @@ class FitOption:
     kind: str = ""  # "seq": longest sequence that fits; "zero3"/"tp_pp": fewest GPUs with that layout
 
 
+MICRO_BATCH_AND_ACCUM = QT_TRANSLATE_NOOP("engine", "set micro-batch to {m} and gradient accumulation to {ga} (the "
+                                                   "same global batch)")
+MICRO_BATCH_ONLY = QT_TRANSLATE_NOOP("engine", "set micro-batch to {m}")
 _CKPT = QT_TRANSLATE_NOOP("engine", "recomputation costs ~30-40% more compute")
 _MB = QT_TRANSLATE_NOOP("engine", "smaller micro-batches use the GPU less efficiently; same global batch, same maths")
 _OPT8 = QT_TRANSLATE_NOOP("engine", "8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW")
@@ -87,8 +90,10 @@ def option_axes(s: Scenario) -> list[list[FitOption]]:
     # Same maths, only less efficient kernels: cheaper than changing the method (seed 004 ranks it second).
     axes.append([FitOption("mb", 0.75 + 0.25 * math.log2(s.micro_batch / m),
                          (("micro_batch", m), ("grad_accum", s.grad_accum * s.micro_batch // m)),
-                         message(QT_TRANSLATE_NOOP("engine", "use micro-batch {m} with {k}x the gradient accumulation"),
-                                 m=m, k=s.micro_batch // m), _MB) for m in mb])
+                         # the values the user sets, not a ratio ("with 4x the gradient accumulation ... set gradient
+                         # accumulation to 32" read as two changes, user audit 12); solver.py drops the second half
+                         # where more GPUs set the gradient accumulation again
+                         message(MICRO_BATCH_AND_ACCUM, m=m, ga=s.grad_accum * s.micro_batch // m), _MB) for m in mb])
     if optimizer_used(s) in ("adamw", "adamw-fused"):  # the 8-bit AdamW where bitsandbytes builds it
         eight_bit = [FitOption("opt", 2.5, (("optimizer", "adamw-8bit"),), message(QT_TRANSLATE_NOOP(
             "engine", "use the 8-bit AdamW optimizer")), _OPT8)] if eight_bit_optimizer_runs(s) else []

@@ -134,7 +134,7 @@ class RentSearch:
     deadline_seconds: float | None
     budget: float | None
     checkpoint_bytes: float
-    checkpoint_formula: str
+    checkpoint_formula: Message  # str(): the English text the JSON keeps
     searches: int  # speed searches run
     estimates: int  # memory estimates made by them
     seconds: float
@@ -142,7 +142,15 @@ class RentSearch:
     horizon_seconds: float | None = None  # no deadline: options beyond it were left out as impractical
 
 
-def checkpoint_bytes(s: Scenario) -> tuple[float, str]:
+# the formula as a message: `fit --objective cost --lang zh_CN` printed "一个检查点：… (8,030,261,248 weights x 2 B + ...)"
+# half in English (user audit 12); the JSON keeps its English text under "checkpoint_formula" (a contract)
+ADAPTER_CHECKPOINT = QT_TRANSLATE_NOOP("engine", "{adapters} adapter parameters x ({weight} B weight + {master} B master "
+                                                 "+ {states} B optimizer states)")
+FULL_CHECKPOINT = QT_TRANSLATE_NOOP("engine", "{weights} weights x {weight} B + {trained} trained parameters x "
+                                              "({master} B master + {states} B optimizer states)")
+
+
+def checkpoint_bytes(s: Scenario) -> tuple[float, Message]:
     """(bytes, formula) of one resumable checkpoint: every weight in its stored dtype (the adapters alone when only
     adapters train), plus the master copy and optimizer states of what trains."""
     spec, dt = resolve_model(s), dtypes_for(s)
@@ -151,11 +159,11 @@ def checkpoint_bytes(s: Scenario) -> tuple[float, str]:
     per_trained = dt.master + states
     if s.method in ("lora", "qlora"):
         return (float(trainable * (dt.weight + per_trained)),
-                f"{trainable:,} adapter parameters x ({dt.weight} B weight + {dt.master} B master + {states:g} B "
-                "optimizer states)")
+                message(ADAPTER_CHECKPOINT, adapters=f"{trainable:,}", weight=f"{dt.weight}", master=f"{dt.master}",
+                        states=f"{states:g}"))
     return (float(spec.total_params * dt.weight + trainable * per_trained),
-            f"{spec.total_params:,} weights x {dt.weight} B + {trainable:,} trained parameters x ({dt.master} B "
-            f"master + {states:g} B optimizer states)")
+            message(FULL_CHECKPOINT, weights=f"{spec.total_params:,}", weight=f"{dt.weight}", trained=f"{trainable:,}",
+                    master=f"{dt.master}", states=f"{states:g}"))
 
 
 def _base(s: Scenario, gpu: str, gpn: int, nodes: int, host: int | None) -> Scenario:

@@ -132,7 +132,8 @@ def _with_limits(row: dict[str, Any], r: RentSearch) -> dict[str, Any]:
 def rent_to_json(r: RentSearch, currency: str) -> dict[str, Any]:
     return {"objective": "cost", "currency": currency, "tokens_to_train": r.tokens,
             "deadline_seconds": r.deadline_seconds, "budget": r.budget, "horizon_seconds": r.horizon_seconds,
-            "checkpoint_bytes": round(r.checkpoint_bytes), "checkpoint_formula": r.checkpoint_formula,
+            "checkpoint_bytes": round(r.checkpoint_bytes), "checkpoint_formula": str(r.checkpoint_formula),
+            "checkpoint_formula_message": message_json(r.checkpoint_formula),
             "ranked": [_with_limits(_row_json(o), r) for o in r.ranked], "dropped": [_row_json(o) for o in r.dropped],
             "search": {"gpus": list(r.gpus_searched), "searches": r.searches, "estimates": r.estimates,
                        "seconds": r.seconds},
@@ -237,7 +238,9 @@ def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], s
         out += [f"  {line}" for line in dropped_lines(rows, tr)]
     search = report["search"]
     out += ["", tr(QT_TRANSLATE_NOOP("cli", "One checkpoint: {size} ({formula}).")).format(
-                size=format_bytes(report["checkpoint_bytes"], unit), formula=report["checkpoint_formula"]),
+                size=format_bytes(report["checkpoint_bytes"], unit), formula=_message(
+                    report["checkpoint_formula_message"], tr_engine) if "checkpoint_formula_message" in report else
+                report["checkpoint_formula"]),
             tr(QT_TRANSLATE_NOOP("cli", "Cost is GPU-hours x price only: no storage, network or host prices are "
                                         "added.")),
             tr(QT_TRANSLATE_NOOP("cli", "Searched {gpus} GPU types, {searches} layout searches ({estimates} memory "

@@ -55,8 +55,9 @@ TPOT_OVER = QT_TRANSLATE_NOOP("engine", "TPOT {tpot} ms is over the {limit} ms t
 TTFT_OVER = QT_TRANSLATE_NOOP("engine", "TTFT {ttft} s is over the {limit} s target")
 HOUR_OVER = QT_TRANSLATE_NOOP("engine", "costs {cost} an hour, over the budget of {budget}")
 MILLION_OVER = QT_TRANSLATE_NOOP("engine", "a million output tokens cost {cost}, over the budget of {budget}")
+# "which costs less" was wrong where the smaller one costs the same (_outdone keeps ties out; user audit 12)
 NOT_FASTER = QT_TRANSLATE_NOOP("engine", "TPOT {tpot} ms: no faster than a smaller instance of this GPU type, "
-                                         "which costs less")
+                                         "which costs no more an hour")
 NO_SPEED_FIGURES = QT_TRANSLATE_NOOP("engine", "the GPU preset has no speed figures")
 # a PCIe card's server is taken to hold the set-up's GPUs per node (rent_counts.node_gpus): said, so that "1 x L40S:
 # the weights alone overflow" does not read as "no L40S will do" (user audit 12)

@@ -19,7 +19,7 @@ from ..memory.breakdown import Estimate
 from ..messages import QT_TRANSLATE_NOOP, message
 from ..scenario import Scenario, resolve_model
 from ..scenario.framework_support import capabilities, distributed_optimizer_counts, framework_runs, sharding_name
-from .fit_options import PP_NOTE, TP_NOTE, ZERO_NOTE, FitOption, option_axes
+from .fit_options import MICRO_BATCH_ONLY, PP_NOTE, TP_NOTE, ZERO_NOTE, FitOption, option_axes
 from .limits import (  # noqa: F401 - the limits are part of the solver's public face
     MAX_GPUS,
     MAX_MICRO_BATCH,
@@ -82,7 +82,10 @@ def _combine(base: Scenario, opts: list[FitOption]) -> tuple[Scenario | None, st
 
 def _describe(base: Scenario, s: Scenario, opts: list[FitOption]) -> tuple[dict, tuple, str, tuple, tuple]:
     changes = changed_keys(base, s)
-    steps = [o.phrase for o in opts if o.phrase]
+    regrouped = s.grad_accum != base.grad_accum * base.micro_batch // s.micro_batch  # a dp change, compensated below
+    # the gradient accumulation said once, as its final value: the dp change's step below sets it
+    steps = [message(MICRO_BATCH_ONLY, m=s.micro_batch) if o.axis == "mb" and regrouped else o.phrase
+             for o in opts if o.phrase]
     notes = [message(o.note) for o in opts if o.note]
     if base.fsdp and not s.fsdp and s.offload == "optimizer" != base.offload:  # Parallelism.fsdp_offloads
         steps.append(message(QT_TRANSLATE_NOOP("engine", "shard with ZeRO-3 instead of FSDP, whose CPU offload moves "
@@ -105,7 +108,7 @@ def _describe(base: Scenario, s: Scenario, opts: list[FitOption]) -> tuple[dict,
                              n=s.world_size, old=base.world_size))
         notes += [message(n) for n, on in ((TP_NOTE, s.tp > 1), (PP_NOTE, s.pp > 1)) if on] if s.tp * s.pp > 1 else [
             message(ZERO_NOTE)]
-    if s.grad_accum != base.grad_accum * base.micro_batch // s.micro_batch:  # a dp change, compensated
+    if regrouped:
         kept = s.micro_batch * s.grad_accum * s.dp == base.micro_batch * base.grad_accum * base.dp
         steps.append(message(QT_TRANSLATE_NOOP("engine", "set gradient accumulation to {n} to keep the global batch")
                              if kept else QT_TRANSLATE_NOOP("engine", "set gradient accumulation to {n}"),

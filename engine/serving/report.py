@@ -43,19 +43,19 @@ def million_tokens_cost(s: Scenario, speed: ServingSpeed) -> tuple[float, float,
     return cost, cost * speed.tokens_per_second / r.high, cost * speed.tokens_per_second / r.low
 
 
-# several engine instances (each tp x pp group serves on its own, users_curve.instances): the speed is one
-# instance's and the cost counts all of them (cost_per_million_output_tokens), so the words say both (review 20b:
-# 2 x H100 at tp 1 read "3.24K tokens/s" beside a cost of 0.17 USD that takes 6.48K)
-INSTANCES_LINE = QT_TRANSLATE_NOOP("engine", "The speed is one engine instance's; the {n} instances (one a tensor x "
-                                             "pipeline parallel group) serve {users:,} sequences at {tps} tokens/s in all")
+# a set-up of several engine instances (6 x H100 at tp 1) showed one instance's "1.26K tokens/s" without saying so
+# (user audit 12); the cost of a million tokens already counts every instance (speed.py cost_per_million_output_tokens)
+ALL_INSTANCES = QT_TRANSLATE_NOOP("engine", "These are one engine instance's figures: the {n} instances of this set-up "
+                                            "serve {users} users at once together, {tps} tokens/s.")
 
 
-def instances_words(s: Scenario, speed: ServingSpeed) -> Message | None:
-    """What the set-up's engine instances serve together, where there is more than one; None for one."""
+def all_instances_words(s: Scenario, speed: ServingSpeed) -> Message | None:
+    """What every engine instance serves together (users_curve.instances), or None with one instance."""
     n = instances(s)
     if n <= 1:
         return None
-    return message(INSTANCES_LINE, n=n, users=speed.concurrency * n, tps=format_count(speed.tokens_per_second * n))
+    return message(ALL_INSTANCES, n=n, users=f"{speed.concurrency * n:,}",
+                   tps=format_count(speed.tokens_per_second * n))
 
 
 def million_tokens_cost_words(s: Scenario, speed: ServingSpeed) -> Message | None:
@@ -180,10 +180,10 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             users=speed.concurrency, context=f"{speed.context:,}", ttft=format_seconds(speed.ttft_seconds),
             tpot=format_seconds(speed.tpot_seconds), tps=format_count(speed.tokens_per_second),
             bound=tr_engine(BOUND_WORDS[speed.bound])))
+        if scenario is not None and (together := all_instances_words(scenario, speed)) is not None:
+            lines.append(together.format_with(tr_engine))
         if likely := speed_range_text(memory.engine, speed, tr_engine):
             lines.append(likely)
-        if scenario is not None and (together := instances_words(scenario, speed)) is not None:
-            lines.append(together.format_with(tr_engine))
         if scenario is not None and (cost := million_tokens_cost_words(scenario, speed)) is not None:
             lines.append(cost.format_with(tr_engine))
         lines += [tr_engine(note) for note in speed.notes]

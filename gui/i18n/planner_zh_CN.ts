@@ -4626,42 +4626,42 @@ GPU-hour</source>
         <translation>每块 GPU 上每个 token 的 KV 缓存：%1 KiB</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="21"/>
+        <location filename="../serving_rows.py" line="24"/>
         <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="44"/>
+        <location filename="../serving_rows.py" line="49"/>
         <source>Maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="45"/>
+        <location filename="../serving_rows.py" line="50"/>
         <source>Context per user</source>
         <translation>每个用户的上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="46"/>
+        <location filename="../serving_rows.py" line="51"/>
         <source>KV cache tokens</source>
         <translation>KV 缓存 token 数</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="47"/>
+        <location filename="../serving_rows.py" line="52"/>
         <source>Longest context for one user</source>
         <translation>单个用户的最长上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="48"/>
+        <location filename="../serving_rows.py" line="53"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="50"/>
+        <location filename="../serving_rows.py" line="55"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="52"/>
+        <location filename="../serving_rows.py" line="57"/>
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
     </message>
@@ -4671,7 +4671,7 @@ GPU-hour</source>
         <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="23"/>
+        <location filename="../serving_rows.py" line="26"/>
         <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
@@ -4679,116 +4679,131 @@ GPU-hour</source>
 <context>
     <name>ServeRentPanel</name>
     <message>
-        <location filename="../serve_rent_panel.py" line="67"/>
+        <location filename="../serve_rent_panel.py" line="75"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="73"/>
+        <location filename="../serve_rent_panel.py" line="81"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="89"/>
+        <location filename="../serve_rent_panel.py" line="97"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="90"/>
+        <location filename="../serve_rent_panel.py" line="98"/>
         <source> ms</source>
         <translation> 毫秒</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="91"/>
+        <location filename="../serve_rent_panel.py" line="99"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="96"/>
+        <location filename="../serve_rent_panel.py" line="104"/>
         <source>Users at once</source>
         <translation>同时服务的用户数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="96"/>
+        <location filename="../serve_rent_panel.py" line="104"/>
         <source>Requests served at the same time</source>
         <translation>同时服务的请求数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="97"/>
+        <location filename="../serve_rent_panel.py" line="105"/>
         <source>What the prices and budgets are in</source>
         <translation>价格和预算所用的货币</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="98"/>
+        <location filename="../serve_rent_panel.py" line="106"/>
         <source>Prompt tokens</source>
         <translation>提示词 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="98"/>
+        <location filename="../serve_rent_panel.py" line="106"/>
         <source>Prompt tokens of each request</source>
         <translation>每个请求的提示词 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="99"/>
+        <location filename="../serve_rent_panel.py" line="107"/>
         <source>Output tokens</source>
         <translation>输出 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="99"/>
+        <location filename="../serve_rent_panel.py" line="107"/>
         <source>Output tokens of each request</source>
         <translation>每个请求的输出 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="100"/>
+        <location filename="../serve_rent_panel.py" line="108"/>
         <source>Time per output token at most</source>
         <translation>每个输出 token 的时间上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="100"/>
+        <location filename="../serve_rent_panel.py" line="108"/>
         <source>TPOT at most</source>
         <translation>TPOT 上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="101"/>
+        <location filename="../serve_rent_panel.py" line="109"/>
         <source>Time to first token at most</source>
         <translation>首个 token 的时间上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="101"/>
+        <location filename="../serve_rent_panel.py" line="109"/>
         <source>TTFT at most</source>
         <translation>TTFT 上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="102"/>
+        <location filename="../serve_rent_panel.py" line="110"/>
         <source>Per hour at most</source>
         <translation>每小时上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="102"/>
+        <location filename="../serve_rent_panel.py" line="110"/>
         <source>Budget per hour for all the GPUs</source>
         <translation>所有 GPU 每小时的预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="103"/>
+        <location filename="../serve_rent_panel.py" line="111"/>
         <source>Per million at most</source>
         <translation>每百万上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="115"/>
+        <location filename="../serve_rent_panel.py" line="123"/>
         <source>Enter your provider&apos;s prices (the same list as training&apos;s); cost is GPUs x price only.</source>
         <translation>请填入你的云服务商的价格（与训练共用同一张表）；费用只算 GPU 数 × 价格。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="186"/>
+        <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each (%(limits)s), cheapest per hour first. Searched in %(time)s.</source>
+        <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token（%(limits)s），按每小时费用从低到高排列。搜索用时 %(time)s。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="193"/>
+        <source>Costs per hour within %s of each other count as equal: fewer GPUs first.</source>
+        <translation>每小时费用相差 %s 以内视为相同：GPU 少的在前。</translation>
+    </message>
+    <message>
+        <location filename="../serve_rent_panel.py" line="230"/>
+        <source>%(users)s; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
+        <translation>%(users)s；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
     <message>
         <source>Budget per hour</source>
         <translation type="vanished">每小时预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="103"/>
+        <location filename="../serve_rent_panel.py" line="111"/>
         <source>Budget per million output tokens</source>
         <translation>每百万输出 token 的预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="97"/>
+        <location filename="../serve_rent_panel.py" line="105"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
@@ -4797,77 +4812,75 @@ GPU-hour</source>
         <translation type="vanished">应用不自带任何价格：请填入你的云服务商的收费（与训练共用同一张价格表）。费用只算 GPU 数 × 每 GPU 小时价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="128"/>
+        <location filename="../serve_rent_panel.py" line="136"/>
         <source>Enter prices, the users served at once and the lengths, and press Find what to rent.</source>
         <translation>填入价格、同时服务的用户数和请求长度，然后点“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="164"/>
+        <location filename="../serve_rent_panel.py" line="172"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="170"/>
+        <location filename="../serve_rent_panel.py" line="178"/>
         <source>Searching GPU types and counts…</source>
         <translation>正在搜索 GPU 型号和数量…</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="176"/>
         <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each, cheapest per hour first (within %(tie)s of each other: fewer GPUs first). Searched in %(time)s.</source>
-        <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
+        <translation type="vanished">%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="188"/>
+        <location filename="../serve_rent_panel.py" line="201"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="211"/>
+        <location filename="../serve_rent_panel.py" line="224"/>
         <source>%(n)d x %(gpu)s</source>
         <translation>%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="213"/>
+        <location filename="../serve_rent_panel.py" line="226"/>
         <source>%(hour)s an hour, %(million)s per million output tokens</source>
         <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="215"/>
+        <location filename="../serve_rent_panel.py" line="228"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="216"/>
         <source>fits %(per)s users per instance; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
-        <translation>每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
+        <translation type="vanished">每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="221"/>
+        <location filename="../serve_rent_panel.py" line="236"/>
         <source>likely TPOT %(low)s to %(high)s ms, %(tlow)s to %(thigh)s tokens/s</source>
         <translation>可能范围：TPOT %(low)s 至 %(high)s 毫秒，每秒 %(tlow)s 至 %(thigh)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="225"/>
+        <location filename="../serve_rent_panel.py" line="240"/>
         <source>, %(low)s to %(high)s per million</source>
         <translation>，每百万 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="229"/>
+        <location filename="../serve_rent_panel.py" line="244"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="230"/>
+        <location filename="../serve_rent_panel.py" line="245"/>
         <source>(%s)</source>
         <translation>（%s）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="235"/>
+        <location filename="../serve_rent_panel.py" line="250"/>
         <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
         <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="242"/>
+        <location filename="../serve_rent_panel.py" line="258"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -5770,7 +5783,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="108"/>
-        <location filename="../time_panel.py" line="277"/>
+        <location filename="../time_panel.py" line="274"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -5791,7 +5804,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="116"/>
-        <location filename="../time_panel.py" line="282"/>
+        <location filename="../time_panel.py" line="279"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -5845,7 +5858,7 @@ GPU-hour</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="273"/>
+        <location filename="../time_panel.py" line="270"/>
         <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
@@ -5922,7 +5935,7 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="259"/>
+        <location filename="../time_panel.py" line="256"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
@@ -5931,12 +5944,12 @@ GPU-hour</source>
         <translation type="vanished">训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="287"/>
+        <location filename="../time_panel.py" line="284"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="296"/>
+        <location filename="../time_panel.py" line="293"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5947,40 +5960,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="87"/>
-        <location filename="../time_panel.py" line="307"/>
+        <location filename="../time_panel.py" line="304"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="308"/>
+        <location filename="../time_panel.py" line="305"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="309"/>
+        <location filename="../time_panel.py" line="306"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="311"/>
+        <location filename="../time_panel.py" line="308"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="313"/>
+        <location filename="../time_panel.py" line="310"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="315"/>
+        <location filename="../time_panel.py" line="312"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="84"/>
-        <location filename="../time_panel.py" line="318"/>
+        <location filename="../time_panel.py" line="315"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -6419,6 +6432,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/fit_report.py" line="83"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="136"/>
         <source>, </source>
         <translation>，</translation>
     </message>
@@ -6595,12 +6609,12 @@ GPU-hour</source>
         <translation type="vanished">{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="187"/>
+        <location filename="../../engine/planning/rent_report.py" line="188"/>
         <source>{hours} GPU-hours x {price} = {cost}</source>
         <translation>{hours} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="190"/>
+        <location filename="../../engine/planning/rent_report.py" line="191"/>
         <source>{hours} GPU-hours (no price set)</source>
         <translation>{hours} GPU 小时（未设价格）</translation>
     </message>
@@ -6609,17 +6623,17 @@ GPU-hour</source>
         <translation type="vanished">{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="206"/>
+        <location filename="../../engine/planning/rent_report.py" line="207"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="209"/>
+        <location filename="../../engine/planning/rent_report.py" line="210"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="211"/>
+        <location filename="../../engine/planning/rent_report.py" line="212"/>
         <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
         <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
     </message>
@@ -6628,75 +6642,75 @@ GPU-hour</source>
         <translation type="vanished">训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="153"/>
+        <location filename="../../engine/planning/rent_report.py" line="154"/>
         <source>{counts} x {name}: {why}</source>
         <translation>{counts} × {name}：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="154"/>
+        <location filename="../../engine/planning/rent_report.py" line="155"/>
         <source>{name}: {why}</source>
         <translation>{name}：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="191"/>
+        <location filename="../../engine/planning/rent_report.py" line="192"/>
         <source>1 node</source>
         <translation>1 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="191"/>
+        <location filename="../../engine/planning/rent_report.py" line="192"/>
         <source>{n} nodes</source>
         <translation>{n} 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="193"/>
+        <location filename="../../engine/planning/rent_report.py" line="194"/>
         <source>{n} x {gpu} ({nodes}): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes}）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="216"/>
+        <location filename="../../engine/planning/rent_report.py" line="217"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first (costs within {tie} of each other count as equal: fewer GPUs first):</source>
         <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="218"/>
+        <location filename="../../engine/planning/rent_report.py" line="219"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="221"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="134"/>
+        <location filename="../../engine/planning/rent_report.py" line="222"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="175"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="224"/>
+        <location filename="../../engine/planning/rent_report.py" line="225"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="234"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="140"/>
+        <location filename="../../engine/planning/rent_report.py" line="235"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="181"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="239"/>
+        <location filename="../../engine/planning/rent_report.py" line="240"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="241"/>
+        <location filename="../../engine/planning/rent_report.py" line="244"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="243"/>
+        <location filename="../../engine/planning/rent_report.py" line="246"/>
         <source>Searched {gpus} GPU types, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="244"/>
+        <location filename="../../engine/planning/rent_report.py" line="247"/>
         <source>Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 1 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -6908,102 +6922,116 @@ GPU-hour</source>
     <message>
         <location filename="../rent_panel.py" line="243"/>
         <location filename="../../engine/estimate_output.py" line="239"/>
-        <location filename="../../engine/planning/rent_report.py" line="229"/>
+        <location filename="../../engine/planning/rent_report.py" line="230"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="65"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="70"/>
         <source>1 GPU per instance x {r} replicas</source>
         <translation>每个实例 1 个 GPU × {r} 个副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="66"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="71"/>
         <source>{g} GPUs per instance x {r} replicas</source>
         <translation>每个实例 {g} 个 GPU × {r} 个副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="67"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="72"/>
         <source>one instance on 1 GPU</source>
         <translation>1 个 GPU 上的一个实例</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="68"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="73"/>
         <source>one instance on {g} GPUs</source>
         <translation>{g} 个 GPU 上的一个实例</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="71"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="76"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="78"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="83"/>
         <source>{hour} an hour, {million} per million output tokens</source>
         <translation>每小时 {hour}，每百万输出 token {million}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="80"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="85"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="81"/>
         <source>{n} x {gpu} ({shape}): {cost}; fits {per} users per instance, TPOT {tpot:.1f} ms, TTFT {ttft}, {tps:,.0f} output tokens/s</source>
-        <translation>{n} × {gpu}（{shape}）：{cost}；每个实例容纳 {per} 个用户，TPOT {tpot:.1f} 毫秒，TTFT {ttft}，每秒输出 {tps:,.0f} 个 token</translation>
+        <translation type="vanished">{n} × {gpu}（{shape}）：{cost}；每个实例容纳 {per} 个用户，TPOT {tpot:.1f} 毫秒，TTFT {ttft}，每秒输出 {tps:,.0f} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="93"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="86"/>
+        <source>{n} x {gpu} ({shape}): {cost}; {users}, TPOT {tpot:.1f} ms, TTFT {ttft}, {tps:,.0f} output tokens/s</source>
+        <translation>{n} × {gpu}（{shape}）：{cost}；{users}，TPOT {tpot:.1f} 毫秒，TTFT {ttft}，每秒输出 {tps:,.0f} 个 token</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="101"/>
+        <source>holds {holds} users per instance, serves {serves} of them</source>
+        <translation>每个实例可容纳 {holds} 个用户，实际服务其中 {serves} 个</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="111"/>
         <source>likely TPOT {low:.1f} to {high:.1f} ms, {tps_low:,.0f} to {tps_high:,.0f} tokens/s</source>
         <translation>可能范围：TPOT {low:.1f} 至 {high:.1f} 毫秒，每秒 {tps_low:,.0f} 至 {tps_high:,.0f} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="98"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="116"/>
         <source>, {low} to {high} per million</source>
         <translation>，每百万 {low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="107"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="126"/>
         <source>TPOT at most {ms:g} ms</source>
         <translation>TPOT 不超过 {ms:g} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="109"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="128"/>
         <source>TTFT at most {s:g} s</source>
         <translation>TTFT 不超过 {s:g} 秒</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="111"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="130"/>
         <source>at most {cost} an hour</source>
         <translation>每小时不超过 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="114"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="133"/>
         <source>at most {cost} per million output tokens</source>
         <translation>每百万输出 token 不超过 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="116"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="136"/>
         <source>no latency target or budget</source>
         <translation>无延迟目标或预算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="119"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="149"/>
+        <source>Speeds here are taken at {prompt} prompt + {output} output tokens a request, finished requests replaced by new ones; an applied set-up&apos;s estimate has no such split and decodes every request at its whole context ({context} tokens), so its TPOT can differ by a few percent.</source>
+        <translation>此处的速度按每个请求 {prompt} 个提示 token + {output} 个输出 token 计算，完成的请求由新请求接替；应用后的配置的估算没有这种拆分，按每个请求的完整上下文（{context} 个 token）解码，因此其 TPOT 可能相差几个百分点。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent_report.py" line="160"/>
         <source>{gpu} ({shape})</source>
         <translation>{gpu}（{shape}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="128"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="169"/>
         <source>What to rent to serve {users:,} users at once on {engine}, {prompt:,} + {output:,} tokens each ({limits}), cheapest per hour first (within {tie} of each other: fewer GPUs first):</source>
         <translation>用 {engine} 同时服务 {users:,} 个用户、每个请求 {prompt:,} + {output:,} 个 token 该租什么（{limits}），按每小时费用从低到高（相差 {tie} 以内视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="148"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="189"/>
         <source>Cost is GPUs x price per GPU-hour only: no storage, network or host prices are added.</source>
         <translation>费用只算 GPU 数 × 每 GPU 小时价格：不含存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="150"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="192"/>
         <source>Searched {gpus} GPU types ({options} instance sizes) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU（{options} 种实例规模），用时 {seconds}。</translation>
     </message>
@@ -8274,202 +8302,211 @@ GPU-hour</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="43"/>
+        <location filename="../../engine/planning/fit_options.py" line="46"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="44"/>
+        <location filename="../../engine/planning/fit_options.py" line="47"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="45"/>
+        <location filename="../../engine/planning/fit_options.py" line="48"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="46"/>
+        <location filename="../../engine/planning/fit_options.py" line="49"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="49"/>
+        <location filename="../../engine/planning/fit_options.py" line="52"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="50"/>
+        <location filename="../../engine/planning/fit_options.py" line="53"/>
         <source>the frozen weights are rounded to 16 bits; the adapters train as before</source>
         <translation>冻结权重舍入为 16 位；适配器照常训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="51"/>
+        <location filename="../../engine/planning/fit_options.py" line="54"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="52"/>
+        <location filename="../../engine/planning/fit_options.py" line="55"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="53"/>
+        <location filename="../../engine/planning/fit_options.py" line="56"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="54"/>
+        <location filename="../../engine/planning/fit_options.py" line="57"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="55"/>
+        <location filename="../../engine/planning/fit_options.py" line="58"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="56"/>
+        <location filename="../../engine/planning/fit_options.py" line="59"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="66"/>
+        <location filename="../../engine/planning/fit_options.py" line="69"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="67"/>
+        <location filename="../../engine/planning/fit_options.py" line="70"/>
         <source>recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="70"/>
+        <location filename="../../engine/planning/fit_options.py" line="73"/>
         <source>recompute every layer</source>
         <translation>重算每一层</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="80"/>
+        <location filename="../../engine/planning/fit_options.py" line="83"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="90"/>
         <source>use micro-batch {m} with {k}x the gradient accumulation</source>
-        <translation>微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
+        <translation type="vanished">微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="93"/>
+        <location filename="../../engine/planning/fit_options.py" line="98"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="143"/>
+        <location filename="../../engine/planning/fit_options.py" line="148"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="144"/>
+        <location filename="../../engine/planning/fit_options.py" line="149"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="145"/>
+        <location filename="../../engine/planning/fit_options.py" line="150"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="146"/>
+        <location filename="../../engine/planning/fit_options.py" line="151"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="104"/>
+        <location filename="../../engine/planning/fit_options.py" line="109"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="105"/>
+        <location filename="../../engine/planning/fit_options.py" line="43"/>
+        <source>set micro-batch to {m} and gradient accumulation to {ga} (the same global batch)</source>
+        <translation>把微批次设为 {m}、梯度累积设为 {ga}（全局批次不变）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_options.py" line="45"/>
+        <source>set micro-batch to {m}</source>
+        <translation>把微批次设为 {m}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_options.py" line="110"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="106"/>
+        <location filename="../../engine/planning/fit_options.py" line="111"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="107"/>
+        <location filename="../../engine/planning/fit_options.py" line="112"/>
         <source>shard with FSDP (weights, gradients and optimizer states)</source>
         <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="112"/>
+        <location filename="../../engine/planning/fit_options.py" line="117"/>
         <source>shard over all {n} data-parallel GPUs instead of within groups of {group}</source>
         <translation>在全部 {n} 块数据并行 GPU 上分片，而不是在每 {group} 块一组内分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="117"/>
+        <location filename="../../engine/planning/fit_options.py" line="122"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="121"/>
+        <location filename="../../engine/planning/fit_options.py" line="126"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="152"/>
+        <location filename="../../engine/planning/fit_options.py" line="157"/>
         <source>load the base model in {dtype} (frozen weights in 2 bytes, as most LoRA recipes do)</source>
         <translation>以 {dtype} 加载基座模型（冻结权重每个 2 字节，大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="181"/>
+        <location filename="../../engine/planning/fit_options.py" line="186"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="198"/>
+        <location filename="../../engine/planning/fit_options.py" line="203"/>
         <source>offload the optimizer states to CPU memory ({mechanism})</source>
         <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="199"/>
+        <location filename="../../engine/planning/fit_options.py" line="204"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="201"/>
+        <location filename="../../engine/planning/fit_options.py" line="206"/>
         <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
         <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="203"/>
+        <location filename="../../engine/planning/fit_options.py" line="208"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="88"/>
+        <location filename="../../engine/planning/solver.py" line="91"/>
         <source>shard with ZeRO-3 instead of FSDP, whose CPU offload moves the weights too (ZeRO-3 offloads the optimizer alone)</source>
         <translation>改用 ZeRO-3 分片而非 FSDP（FSDP 的 CPU 卸载会连同权重一起卸载；ZeRO-3 可只卸载优化器）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="93"/>
+        <location filename="../../engine/planning/solver.py" line="96"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="98"/>
+        <location filename="../../engine/planning/solver.py" line="101"/>
         <source>use {n:,} GPUs ({nodes} x {per_node}) with {layout}</source>
         <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="101"/>
+        <location filename="../../engine/planning/solver.py" line="104"/>
         <source>use {n:,} GPUs ({nodes} x {per_node}) with {sharding}</source>
         <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="107"/>
         <source>more GPUs cost money: {n:,} instead of {old:,}</source>
         <translation>更多 GPU 意味着更多花费：{n:,} 张而不是 {old:,} 张</translation>
     </message>
@@ -8486,12 +8523,12 @@ GPU-hour</source>
         <translation type="vanished">更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="110"/>
+        <location filename="../../engine/planning/solver.py" line="113"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="111"/>
+        <location filename="../../engine/planning/solver.py" line="114"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -10142,183 +10179,187 @@ GPU-hour</source>
         <translation>主要风险：时间。与此类似的实测运行耗时最多达到模型步时的 {multiple} 倍：请按范围的慢端做计划。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="218"/>
+        <location filename="../../engine/plan_card.py" line="214"/>
+        <source>Output tokens/s of all {n} engine instances ({users} sequences; the rows above are one instance&apos;s)</source>
+        <translation>全部 {n} 个引擎实例的输出 token/s（{users} 条序列；以上各行为单个实例的数字）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="222"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="221"/>
+        <location filename="../../engine/plan_card.py" line="225"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="223"/>
+        <location filename="../../engine/plan_card.py" line="227"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="224"/>
+        <location filename="../../engine/plan_card.py" line="228"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="225"/>
+        <location filename="../../engine/plan_card.py" line="229"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="243"/>
         <source>Engine instances</source>
-        <translation>引擎实例</translation>
+        <translation type="vanished">引擎实例</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="248"/>
+        <location filename="../../engine/plan_card.py" line="253"/>
         <source>GPUs an hour ({n} x {price})</source>
         <translation>GPU 每小时费用（{n} × {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="250"/>
+        <location filename="../../engine/plan_card.py" line="255"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="258"/>
+        <location filename="../../engine/plan_card.py" line="263"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="259"/>
+        <location filename="../../engine/plan_card.py" line="264"/>
         <source>Time to first token, measured runs like this one (8 in 10)</source>
         <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="260"/>
+        <location filename="../../engine/plan_card.py" line="265"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="261"/>
+        <location filename="../../engine/plan_card.py" line="266"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="262"/>
+        <location filename="../../engine/plan_card.py" line="267"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="263"/>
+        <location filename="../../engine/plan_card.py" line="268"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="271"/>
+        <location filename="../../engine/plan_card.py" line="276"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="273"/>
+        <location filename="../../engine/plan_card.py" line="278"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="275"/>
+        <location filename="../../engine/plan_card.py" line="280"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="276"/>
+        <location filename="../../engine/plan_card.py" line="281"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="277"/>
+        <location filename="../../engine/plan_card.py" line="282"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="279"/>
+        <location filename="../../engine/plan_card.py" line="284"/>
         <source>MFU with attention counted whole (as torchtitan prints it)</source>
         <translation>注意力全量计入时的 MFU（即 torchtitan 打印的值）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="283"/>
+        <location filename="../../engine/plan_card.py" line="288"/>
         <source>Speed capped (MFU with attention counted whole, as the published runs&apos; ceiling was measured)</source>
         <translation>速度已封顶（注意力全量计入的 MFU，与已发表运行的上限计法相同）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="285"/>
+        <location filename="../../engine/plan_card.py" line="290"/>
         <source>{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})</source>
         <translation>{mfu:.0%} 降至 {held:.0%}（上限 {cap:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="292"/>
-        <location filename="../../engine/plan_card.py" line="303"/>
+        <location filename="../../engine/plan_card.py" line="297"/>
+        <location filename="../../engine/plan_card.py" line="308"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="293"/>
+        <location filename="../../engine/plan_card.py" line="298"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="298"/>
+        <location filename="../../engine/plan_card.py" line="303"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="301"/>
+        <location filename="../../engine/plan_card.py" line="306"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="305"/>
+        <location filename="../../engine/plan_card.py" line="310"/>
         <source>Optimizer steps</source>
         <translation>优化器步数</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="307"/>
+        <location filename="../../engine/plan_card.py" line="312"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="312"/>
+        <location filename="../../engine/plan_card.py" line="317"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="316"/>
+        <location filename="../../engine/plan_card.py" line="321"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="318"/>
+        <location filename="../../engine/plan_card.py" line="323"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="330"/>
+        <location filename="../../engine/plan_card.py" line="335"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="331"/>
+        <location filename="../../engine/plan_card.py" line="336"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="346"/>
+        <location filename="../../engine/plan_card.py" line="351"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="350"/>
+        <location filename="../../engine/plan_card.py" line="355"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="351"/>
+        <location filename="../../engine/plan_card.py" line="356"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -10343,7 +10384,7 @@ GPU-hour</source>
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="83"/>
+        <location filename="../../engine/planning/fit_options.py" line="86"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -12094,12 +12135,22 @@ GPU-hour</source>
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="319"/>
+        <location filename="../../engine/planning/rent.py" line="147"/>
+        <source>{adapters} adapter parameters x ({weight} B weight + {master} B master + {states} B optimizer states)</source>
+        <translation>{adapters} 个适配器参数 × （{weight} B 权重 + {master} B 主权重 + {states} B 优化器状态）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="149"/>
+        <source>{weights} weights x {weight} B + {trained} trained parameters x ({master} B master + {states} B optimizer states)</source>
+        <translation>{weights} 个权重 × {weight} B + {trained} 个训练的参数 × （{master} B 主权重 + {states} B 优化器状态）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent.py" line="327"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="322"/>
+        <location filename="../../engine/planning/rent.py" line="330"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
@@ -12299,6 +12350,11 @@ GPU-hour</source>
         <translation>在 {n:,} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
+        <location filename="../../engine/serving/report.py" line="48"/>
+        <source>These are one engine instance&apos;s figures: the {n} instances of this set-up serve {users} users at once together, {tps} tokens/s.</source>
+        <translation>以上是单个引擎实例的数字：此配置的 {n} 个实例合计同时服务 {users} 个用户，每秒 {tps} 个 token。</translation>
+    </message>
+    <message>
         <source>A million output tokens cost {cost} on {n} GPUs</source>
         <translation type="vanished">在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
@@ -12323,9 +12379,8 @@ GPU-hour</source>
         <translation>{line}（模型估算值；可能为 {low} 至 {high}，低于估算值，按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="49"/>
         <source>The speed is one engine instance&apos;s; the {n} instances (one a tensor x pipeline parallel group) serve {users:,} sequences at {tps} tokens/s in all</source>
-        <translation>以上速度为单个引擎实例的速度；{n} 个实例（每个为一个张量 × 流水线并行组）合计服务 {users:,} 个序列，共 {tps} tokens/s</translation>
+        <translation type="vanished">以上速度为单个引擎实例的速度；{n} 个实例（每个为一个张量 × 流水线并行组）合计服务 {users:,} 个序列，共 {tps} tokens/s</translation>
     </message>
     <message>
         <location filename="../../engine/serving/report.py" line="69"/>
@@ -13334,7 +13389,7 @@ GPU-hour</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="226"/>
+        <location filename="../../engine/plan_card.py" line="230"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
@@ -13599,22 +13654,26 @@ GPU-hour</source>
         <translation>每百万输出 token {cost}，超过 {budget} 的预算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="58"/>
-        <source>TPOT {tpot} ms: no faster than a smaller instance of this GPU type, which costs less</source>
-        <translation>TPOT {tpot} 毫秒：不比该 GPU 型号更小、更便宜的实例快</translation>
+        <location filename="../../engine/planning/serve_rent.py" line="59"/>
+        <source>TPOT {tpot} ms: no faster than a smaller instance of this GPU type, which costs no more an hour</source>
+        <translation>TPOT {tpot} 毫秒：不比该 GPU 型号更小的实例快，而那个实例每小时费用不更高</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="60"/>
+        <source>TPOT {tpot} ms: no faster than a smaller instance of this GPU type, which costs less</source>
+        <translation type="vanished">TPOT {tpot} 毫秒：不比该 GPU 型号更小、更便宜的实例快</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/serve_rent.py" line="61"/>
         <source>the GPU preset has no speed figures</source>
         <translation>该 GPU 预设没有速度数据</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="63"/>
+        <location filename="../../engine/planning/serve_rent.py" line="64"/>
         <source>instances larger than the set-up&apos;s GPUs per node ({n}) not tried: a server of this card is taken to hold that many; set more GPUs per node to try them</source>
         <translation>未尝试超过本设置每节点 GPU 数（{n}）的实例：假定这种卡的服务器只装这么多块；调高每节点 GPU 数即可尝试</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="277"/>
+        <location filename="../../engine/planning/serve_rent.py" line="278"/>
         <source>A context of {n} tokens is longer than the model was trained for ({trained} tokens).</source>
         <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
     </message>
@@ -13632,102 +13691,102 @@ GPU-hour</source>
 <context>
     <name>report</name>
     <message>
-        <location filename="../../engine/report.py" line="23"/>
+        <location filename="../../engine/report.py" line="24"/>
         <source>Steady state: the second training step, optimizer states alive; gradients freed by zero_grad(set_to_none=True).</source>
         <translation>稳态：第二个训练步骤，优化器状态已存在；梯度由 zero_grad(set_to_none=True) 释放。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="27"/>
+        <location filename="../../engine/report.py" line="28"/>
         <source>Peak allocated memory is what {counter} reports; context, fragmentation and the reserve are added on top.</source>
         <translation>峰值分配显存即 {counter} 报告的数值；运行时上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="29"/>
+        <location filename="../../engine/report.py" line="30"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
         <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="30"/>
+        <location filename="../../engine/report.py" line="31"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="34"/>
+        <location filename="../../engine/report.py" line="35"/>
         <source>The engine&apos;s own accounting at start-up (vLLM&apos;s profile run and KV blocks, SGLang&apos;s mem_fraction_static, llama.cpp&apos;s buffers from n_ctx); settings left unset take the engine&apos;s defaults.</source>
         <translation>按引擎启动时自己的核算（vLLM 的性能分析运行和 KV 块、SGLang 的 mem_fraction_static、llama.cpp 按 n_ctx 分配的缓冲区）；未设置的参数取引擎的默认值。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="37"/>
+        <location filename="../../engine/report.py" line="38"/>
         <source>Speed is a roofline with the time model&apos;s efficiencies, not a measurement.</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="110"/>
+        <location filename="../../engine/report.py" line="113"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="123"/>
+        <location filename="../../engine/report.py" line="126"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="125"/>
+        <location filename="../../engine/report.py" line="128"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="126"/>
+        <location filename="../../engine/report.py" line="129"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="127"/>
+        <location filename="../../engine/report.py" line="130"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="133"/>
+        <location filename="../../engine/report.py" line="136"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="142"/>
+        <location filename="../../engine/report.py" line="145"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="142"/>
+        <location filename="../../engine/report.py" line="145"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="143"/>
+        <location filename="../../engine/report.py" line="146"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="146"/>
+        <location filename="../../engine/report.py" line="149"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="147"/>
+        <location filename="../../engine/report.py" line="150"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="148"/>
+        <location filename="../../engine/report.py" line="151"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="149"/>
+        <location filename="../../engine/report.py" line="152"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="150"/>
+        <location filename="../../engine/report.py" line="153"/>
         <source>setting</source>
         <translation>设置项</translation>
     </message>
@@ -13736,27 +13795,27 @@ GPU-hour</source>
         <translation type="vanished">键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="151"/>
+        <location filename="../../engine/report.py" line="154"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="152"/>
+        <location filename="../../engine/report.py" line="155"/>
         <source>in the scenario file</source>
         <translation>场景文件中的写法</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="169"/>
+        <location filename="../../engine/report.py" line="172"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="179"/>
+        <location filename="../../engine/report.py" line="182"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="160"/>
+        <location filename="../../engine/report.py" line="163"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
@@ -13765,12 +13824,12 @@ GPU-hour</source>
         <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="171"/>
+        <location filename="../../engine/report.py" line="174"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="181"/>
+        <location filename="../../engine/report.py" line="184"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
