@@ -53,6 +53,11 @@ def format_cost(cost: float, currency: str) -> str:
     return f"{cost:,.0f} {currency}".rstrip()
 
 
+def format_price(price: float, currency: str) -> str:
+    """A price to the cent with its currency code (a GPU-hour, a million tokens); "" currency as format_cost."""
+    return f"{price:,.2f} {currency}".rstrip()
+
+
 def format_seconds(seconds: float) -> str:
     """Durations in the unit that reads best: 850 ms, 2.4 s, 3.5 min, 7.2 h, 12.3 d."""
     for div, suffix in ((86400.0, "d"), (3600.0, "h"), (60.0, "min"), (1.0, "s")):
