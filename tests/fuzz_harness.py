@@ -1,0 +1,136 @@
+"""What the fuzz suites of sessions 19 and 20 share. The window suites (tests/fuzz_window8.py, fuzz_window9.py,
+fuzz_window10.py): steps driven on one window after another, each step timed, its escaped exceptions and raising slots
+counted, then a check that the window agrees with its state; windows started on a damaged presets file; and the
+throwaway data folder they run in. The command-line suites (tests/fuzz_surfaces8.py, 9, 10): one command run and
+classified, and the cases of each family counted. Each suite keeps its own bases, cases, checks and seeds; this module
+only runs them.
+
+Outcomes (the suites' docstrings say what each means for them): ok / refused / named, traceback, hang, stale, lost,
+unnamed, absurd."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+from fuzz_cli import Hang, time_limit
+
+MOST_DETAILS = 20  # lines of detail a run prints about its bad outcomes
+
+
+def close(win) -> None:  # noqa: ANN001 - the main window
+    win.state.undo_stack.setClean()  # closing must not ask to keep the fuzzed edits
+    win.close()
+    win.deleteLater()
+
+
+def window_steps(count: int, seed: int, details: list[str], *, bases: list[dict], step: Callable, stale: Callable,
+                 bad: tuple[str, ...], case_seconds: float, every: int = 25, opened: Callable | None = None,
+                 label: str = "step") -> Counter:
+    """`count` steps (step(win, rng) -> outcome), each followed by stale(win) -> why the window disagrees with its
+    state ("" when it agrees), on a fresh window opened on one of `bases` every `every` steps (opened(win) after it
+    is shown); counts per outcome, the first bad ones' lines added to `details`."""
+    from PySide6.QtWidgets import QApplication
+
+    from gui.app import build_window
+
+    rng = random.Random(seed)
+    counts: Counter = Counter()
+    win = None
+    errors: list[BaseException] = []  # what Qt's slots raised during a step
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(count):
+            if i % every == 0:
+                if win is not None:
+                    close(win)
+                path = Path(tmp) / "s.json"
+                path.write_text(json.dumps(rng.choice(bases)))
+                win, _error = build_window(str(path))
+                win.show()
+                if opened is not None:
+                    opened(win)
+            errors.clear()
+            hook, sys.excepthook = sys.excepthook, lambda _t, exc, _tb: errors.append(exc)
+            why = ""
+            try:
+                with time_limit(case_seconds):
+                    outcome = step(win, rng)
+                    QApplication.processEvents()
+                    outcome = "stale" if (why := stale(win)) else outcome
+            except Hang:
+                outcome, why = "hang", ""
+            except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
+                outcome, why = "traceback", f"{type(exc).__name__}: {exc}"
+            finally:
+                sys.excepthook = hook
+            if errors and outcome != "hang":
+                outcome, why = "traceback", repr(errors[0])
+            counts[outcome] += 1
+            if outcome in bad and len(details) < MOST_DETAILS:
+                details.append(f"{outcome}: {label} {i}: {why}"[:300])
+        if win is not None:
+            close(win)
+    return counts
+
+
+def damaged_starts(count: int, seed: int, details: list[str], *, damage: Callable,
+                   presets: Callable[[str, object], AbstractContextManager], bad: tuple[str, ...], case_seconds: float,
+                   case: str, said_right: str = "named", read_status: bool = True) -> Counter:
+    """`count` window starts on a damaged presets file: damage(rng, folder) -> (file name, what presets(name, it)
+    puts in place of the shipped presets, plans that read it); the window started on one of the plans (or on none)
+    must start, and what it says be one line naming the file (`said_right`), or nothing ("ok"). read_status: the
+    status bar's message counts among what it says."""
+    from gui.app import build_window
+
+    rng = random.Random(seed)
+    counts: Counter = Counter()
+    for i in range(count):
+        with tempfile.TemporaryDirectory() as tmp:
+            name, damaged, plans = damage(rng, Path(tmp))
+            path = Path(tmp) / "plan.json"
+            path.write_text(json.dumps(rng.choice(plans)))
+            try:
+                with time_limit(case_seconds), presets(name, damaged):
+                    win, error = build_window(str(path) if rng.random() < 0.8 else None)
+                    win.show()
+                    status = [win.status.currentMessage()] if read_status else []
+                    said = " ".join(filter(None, [error, win.state.time_error, *status]))
+                    close(win)
+                outcome = "ok" if not said else said_right if name in said and "\n" not in said else "unnamed"
+                why = said
+            except Hang:
+                outcome, why = "hang", ""
+            except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
+                outcome, why = "traceback", f"{type(exc).__name__}: {exc}"
+            counts[outcome] += 1
+            counts[f"cases: {case}"] += 1
+            if outcome in bad and len(details) < MOST_DETAILS:
+                details.append(f"{outcome}: {name} start {i}: {why}"[:300])
+    return counts
+
+
+def in_throwaway_home(run: Callable[[list[str]], Counter]) -> Counter:
+    """run(details) -> counts, in a QApplication and a throwaway data folder (the library and settings); the details'
+    lines printed after it."""
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.instance() or QApplication([])
+    details: list[str] = []
+    with tempfile.TemporaryDirectory() as home:
+        saved = os.environ.get("LLM_MEMORY_PLANNER_HOME")
+        os.environ["LLM_MEMORY_PLANNER_HOME"] = home
+        try:
+            counts = run(details)
+        finally:
+            os.environ.pop("LLM_MEMORY_PLANNER_HOME") if saved is None else os.environ.__setitem__(
+                "LLM_MEMORY_PLANNER_HOME", saved)
+    for line in details:
+        print(ascii(line))
+    return counts
