@@ -20,7 +20,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-from fuzz_cli import Hang, time_limit
+from fuzz_cli import Hang, run_cli, time_limit
+from fuzz_newest import classify
 
 MOST_DETAILS = 20  # lines of detail a run prints about its bad outcomes
 
@@ -132,5 +133,46 @@ def in_throwaway_home(run: Callable[[list[str]], Counter]) -> Counter:
             os.environ.pop("LLM_MEMORY_PLANNER_HOME") if saved is None else os.environ.__setitem__(
                 "LLM_MEMORY_PLANNER_HOME", saved)
     for line in details:
+        print(ascii(line))
+    return counts
+
+
+def run_command(argv: list[str], case_seconds: float, check: Callable[[str], str | None],
+                named: str = "") -> tuple[str, str]:
+    """(outcome, detail) of one command run in this process and classified as tests/fuzz_newest.py does; an answer
+    check(its stdout) finds a problem in is "absurd"; a refusal must name the file `named` where one is given (a
+    damaged presets file), else it is "unnamed"."""
+    try:
+        code, out, err = run_cli(argv, case_seconds)
+        outcome, detail = classify(code, out, err, "--json" in argv)
+        if outcome == "ok" and (problem := check(out)):
+            outcome, detail = "absurd", problem
+        if outcome == "refused" and named and named not in err:
+            outcome, detail = "unnamed", err.strip()[:300]
+    except Hang:
+        outcome, detail = "hang", ""
+    except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
+        outcome, detail = "traceback", f"{type(exc).__name__}: {exc}"[:300]
+    return outcome, detail
+
+
+def count_cases(count: int, seed: int, families: tuple[str, ...], one_case: Callable, bad: tuple[str, ...],
+                most_details: int) -> Counter:
+    """Counts per outcome over `count` cases, the families in turn, plus "cases: FAMILY" and "FAMILY OUTCOME":
+    one_case(family, rng, a fresh folder) -> (outcome, detail, argv, data); prints the first bad ones."""
+    rng = random.Random(seed)
+    counts: Counter = Counter()
+    details: list[str] = []
+    for i in range(count):
+        family = families[i % len(families)]
+        with tempfile.TemporaryDirectory() as tmp:
+            outcome, detail, argv, data = one_case(family, rng, Path(tmp))
+        counts[outcome] += 1
+        counts[f"cases: {family}"] += 1
+        counts[f"{family} {outcome}"] += 1
+        if outcome in bad:
+            details.append(f"{outcome}: {family}: {' '.join(a[:60] for a in argv)} "
+                           f"{json.dumps(data, default=str)[:300] if data else ''}: {detail}"[:900])
+    for line in details[:most_details]:
         print(ascii(line))
     return counts
