@@ -16,8 +16,8 @@ import random
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from fuzz_cli import Hang, run_cli, time_limit
@@ -30,6 +30,21 @@ def close(win) -> None:  # noqa: ANN001 - the main window
     win.state.undo_stack.setClean()  # closing must not ask to keep the fuzzed edits
     win.close()
     win.deleteLater()
+
+
+def undo_or_redo(state, rng: random.Random) -> str:  # noqa: ANN001 - the window's AppState
+    (state.undo_stack.undo if rng.random() < 0.5 else state.undo_stack.redo)()
+    return "ok"
+
+
+def edit_step(state, rng: random.Random, edits: list[tuple[str, list]]) -> str:  # noqa: ANN001 - the AppState
+    """One key of `edits` set to one of its values through the state: "ok", "refused" (turned down with its
+    sentence), or "lost" where a refused edit changed the scenario or the undo history."""
+    key, values = rng.choice(edits)
+    before, depth = state.scenario, state.undo_stack.count()
+    if state.edit({key: rng.choice(values)}):
+        return "ok"
+    return "lost" if state.scenario != before or state.undo_stack.count() != depth else "refused"
 
 
 def window_steps(count: int, seed: int, details: list[str], *, bases: list[dict], step: Callable, stale: Callable,
@@ -176,3 +191,18 @@ def count_cases(count: int, seed: int, families: tuple[str, ...], one_case: Call
     for line in details[:most_details]:
         print(ascii(line))
     return counts
+
+
+@contextmanager
+def hub_cache(folder: Path, repo: str, config: dict) -> Iterator[None]:
+    """HF_HUB_CACHE (in `folder`) holding models--`repo` (owner--name) with `config` as its config.json, while
+    inside."""
+    snapshot = folder / "hub" / f"models--{repo}" / "snapshots" / ("0" * 40)
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text(json.dumps(config, allow_nan=True), errors="surrogatepass")
+    old = os.environ.get("HF_HUB_CACHE")
+    os.environ["HF_HUB_CACHE"] = str(folder / "hub")
+    try:
+        yield
+    finally:
+        os.environ.pop("HF_HUB_CACHE") if old is None else os.environ.__setitem__("HF_HUB_CACHE", old)

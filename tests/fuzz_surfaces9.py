@@ -31,12 +31,12 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import os
 import random
 import shutil
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +45,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from fuzz_cli import suite_main  # noqa: E402
-from fuzz_harness import count_cases, run_command  # noqa: E402
+from fuzz_harness import count_cases, hub_cache, run_command  # noqa: E402
 from fuzz_newest import HOSTILE, TEXT, _file, declared  # noqa: E402
 from fuzz_surfaces8 import _clear_engine_caches, _ranges_problem  # noqa: E402
 
@@ -235,18 +235,9 @@ def _import_text(rng: random.Random) -> tuple[str, str]:
                         f"{rng.choice([512, 0, 'x'])} --no-mmap\n")
 
 
-@contextlib.contextmanager
-def local_cache(rng: random.Random, folder: Path) -> Iterator[None]:
+def local_cache(rng: random.Random, folder: Path) -> AbstractContextManager[None]:
     """HF_HUB_CACHE holding models--Qwen--Qwen3-VL-8B-Instruct with a hostile config.json, while inside."""
-    snapshot = folder / "hub" / "models--Qwen--Qwen3-VL-8B-Instruct" / "snapshots" / ("0" * 40)
-    snapshot.mkdir(parents=True)
-    (snapshot / "config.json").write_text(json.dumps(vl_config(rng), allow_nan=True), errors="surrogatepass")
-    old = os.environ.get("HF_HUB_CACHE")
-    os.environ["HF_HUB_CACHE"] = str(folder / "hub")
-    try:
-        yield
-    finally:
-        os.environ.pop("HF_HUB_CACHE") if old is None else os.environ.__setitem__("HF_HUB_CACHE", old)
+    return hub_cache(folder, "Qwen--Qwen3-VL-8B-Instruct", vl_config(rng))
 
 
 def damaged_model_preset(rng: random.Random, folder: Path) -> tuple[str, Path, list[dict[str, Any]]]:

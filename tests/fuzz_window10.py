@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from fuzz_cli import Hang, suite_main  # noqa: E402
-from fuzz_harness import damaged_starts, in_throwaway_home, window_steps  # noqa: E402
+from fuzz_harness import damaged_starts, edit_step, in_throwaway_home, undo_or_redo, window_steps  # noqa: E402
 
 CASE_SECONDS = 60
 BAD = ("traceback", "hang", "stale", "lost", "unnamed")
@@ -101,13 +101,8 @@ def _search(panel, rng: random.Random) -> str:  # noqa: ANN001
 def _edit(panel, rng: random.Random) -> str:  # noqa: ANN001
     state = panel.state
     if rng.random() < 0.3:
-        (state.undo_stack.undo if rng.random() < 0.5 else state.undo_stack.redo)()
-        return "ok"
-    key, values = rng.choice(EDITS)
-    before, depth = state.scenario, state.undo_stack.count()
-    if state.edit({key: rng.choice(values)}):
-        return "ok"
-    return "lost" if state.scenario != before or state.undo_stack.count() != depth else "refused"
+        return undo_or_redo(state, rng)
+    return edit_step(state, rng, EDITS)
 
 
 STEPS = (_set_box, _type_box, _price, _price, _search, _search, _edit)

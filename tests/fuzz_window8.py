@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from fuzz_cli import suite_main  # noqa: E402
-from fuzz_harness import damaged_starts, in_throwaway_home, window_steps  # noqa: E402
+from fuzz_harness import damaged_starts, edit_step, in_throwaway_home, undo_or_redo, window_steps  # noqa: E402
 from fuzz_newest import HOSTILE  # noqa: E402
 
 CASE_SECONDS = 30
@@ -66,13 +66,8 @@ def _step(win, rng: random.Random) -> str:  # noqa: ANN001 - the main window
         QTest.keyClick(box, Qt.Key.Key_Return)
         return "ok"
     if kind == 2:
-        (state.undo_stack.undo if rng.random() < 0.5 else state.undo_stack.redo)()
-        return "ok"
-    key, values = rng.choice(EDITS)
-    before, depth = state.scenario, state.undo_stack.count()
-    if state.edit({key: rng.choice(values)}):
-        return "ok"
-    return "lost" if state.scenario != before or state.undo_stack.count() != depth else "refused"
+        return undo_or_redo(state, rng)
+    return edit_step(state, rng, EDITS)
 
 
 def _stale(win) -> str:  # noqa: ANN001
