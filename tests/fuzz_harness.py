@@ -17,7 +17,7 @@ import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 
 from fuzz_cli import Hang, run_cli, time_limit
@@ -191,6 +191,31 @@ def count_cases(count: int, seed: int, families: tuple[str, ...], one_case: Call
     for line in details[:most_details]:
         print(ascii(line))
     return counts
+
+
+def import_case(rng: random.Random, folder: Path, import_text: Callable, local_cache: Callable,
+                run: Callable) -> tuple[str, str, list[str], str]:
+    """`import` of a hostile training config (import_text(rng) -> (file name, text)), half the time beside a hostile
+    HF hub cache (local_cache(rng, folder)): (outcome, detail, argv, the file's text) as run(argv, None, folder, rng)
+    classifies it."""
+    name, text = import_text(rng)
+    (folder / name).write_text(text, encoding="utf-8", errors="surrogatepass")
+    argv = ["import", *(["--json"] if rng.random() < 0.5 else []), str(folder / name)]
+    with local_cache(rng, folder) if rng.random() < 0.5 else nullcontext():
+        return (*run(argv, None, folder, rng), argv, text)
+
+
+def damaged_presets_case(rng: random.Random, folder: Path, damage: Callable,
+                         presets: Callable[[str, Path], AbstractContextManager], run: Callable) -> tuple:
+    """estimate / serve-fit / fit of a plan that reads a damaged presets file (damage(rng, folder) -> (file name, the
+    damaged copy, plans), put in place by presets(name, copy)): (outcome, detail, argv, plan) as run(argv, plan,
+    folder, rng, named=name) classifies it (a refusal must name the file)."""
+    name, path, plans = damage(rng, folder)
+    data = dict(rng.choice(plans))  # a plan every command below takes: a refusal is the file's
+    command = rng.choice(["estimate", "estimate", "serve-fit" if "serving_engine" in data else "fit"])
+    argv = [command, *(["--json"] if rng.random() < 0.5 else []), "{file}"]
+    with presets(name, path):
+        return (*run(argv, data, folder, rng, named=name), argv, data)
 
 
 @contextmanager

@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from fuzz_cli import suite_main  # noqa: E402
-from fuzz_harness import count_cases, hub_cache, run_command  # noqa: E402
+from fuzz_harness import count_cases, damaged_presets_case, hub_cache, import_case, run_command  # noqa: E402
 from fuzz_newest import HOSTILE, TEXT, _file, declared  # noqa: E402
 from fuzz_time import check_output  # noqa: E402
 
@@ -307,17 +307,9 @@ def _one_case(family: str, rng: random.Random, folder: Path) -> tuple[str, str, 
         argv, data = {"keys": _keys_case, "configs": _configs_case, "flags": _flags_case}[family](rng)
         return (*_run(argv, data, folder, rng), argv, data)
     if family == "imports":
-        name, text = _import_text(rng)
-        (folder / name).write_text(text, encoding="utf-8", errors="surrogatepass")
-        argv = ["import", *(["--json"] if rng.random() < 0.5 else []), str(folder / name)]
-        with local_cache(rng, folder) if rng.random() < 0.5 else contextlib.nullcontext():
-            return (*_run(argv, None, folder, rng), argv, data)
-    name, path, plans = damaged_presets(rng, folder)
-    data = dict(rng.choice(plans))  # a plan every command below takes: a refusal is the file's
-    command = rng.choice(["estimate", "estimate", "serve-fit" if "serving_engine" in data else "fit"])
-    argv = [command, *(["--json"] if rng.random() < 0.5 else []), "{file}"]
-    with presets_file(name, path):
-        return (*_run(argv, data, folder, rng, named=name), argv, data)
+        outcome, detail, argv, _text = import_case(rng, folder, _import_text, local_cache, _run)
+        return outcome, detail, argv, data
+    return damaged_presets_case(rng, folder, damaged_presets, presets_file, _run)
 
 
 def fuzz_surfaces8(count: int, seed: int) -> Counter:

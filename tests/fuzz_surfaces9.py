@@ -45,7 +45,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from fuzz_cli import suite_main  # noqa: E402
-from fuzz_harness import count_cases, hub_cache, run_command  # noqa: E402
+from fuzz_harness import count_cases, damaged_presets_case, hub_cache, import_case, run_command  # noqa: E402
 from fuzz_newest import HOSTILE, TEXT, _file, declared  # noqa: E402
 from fuzz_surfaces8 import _clear_engine_caches, _ranges_problem  # noqa: E402
 
@@ -309,17 +309,8 @@ def _one_case(family: str, rng: random.Random, folder: Path) -> tuple[str, str, 
         argv, data = {"keys": _keys_case, "configs": _configs_case, "flags": _flags_case}[family](rng)
         return (*_run(argv, data, folder, rng), argv, data)
     if family == "imports":
-        name, text = _import_text(rng)
-        (folder / name).write_text(text, encoding="utf-8", errors="surrogatepass")
-        argv = ["import", *(["--json"] if rng.random() < 0.5 else []), str(folder / name)]
-        with local_cache(rng, folder) if rng.random() < 0.5 else contextlib.nullcontext():
-            return (*_run(argv, None, folder, rng), argv, text)
-    name, path, plans = damaged_model_preset(rng, folder)
-    data = dict(rng.choice(plans))
-    command = rng.choice(["estimate", "estimate", "serve-fit" if "serving_engine" in data else "fit"])
-    argv = [command, *(["--json"] if rng.random() < 0.5 else []), "{file}"]
-    with presets_folder(path):
-        return (*_run(argv, data, folder, rng, named=name), argv, data)
+        return import_case(rng, folder, _import_text, local_cache, _run)
+    return damaged_presets_case(rng, folder, damaged_model_preset, lambda _name, path: presets_folder(path), _run)
 
 
 def fuzz_surfaces9(count: int, seed: int) -> Counter:
