@@ -102,6 +102,19 @@ class PriceTable(QTableWidget):
         self.pricesChanged.emit(self.prices())
 
 
+def price_list(settings: Settings, scenario_currency: str) -> tuple[PriceTable, QComboBox]:
+    """The price list both rent tabs show (training's and serving's): the prices per GPU-hour and the currency they are
+    in, read from the settings, the currency kept there when picked (each tab keeps its prices as it says problems)."""
+    values = settings.values
+    table = PriceTable(dict(values.gpu_prices))
+    currency = QComboBox()
+    for code in CURRENCIES:
+        currency.addItem(code or QCoreApplication.translate("RentPanel", "(not named)"), code)
+    currency.setCurrentIndex(max(0, currency.findData(values.price_currency or scenario_currency)))
+    currency.currentIndexChanged.connect(lambda _i: settings.update(price_currency=currency.currentData()))
+    return table, currency
+
+
 class RentPanel(SearchPanel):
     """Searched only when asked (the prices come first); an edit after a search says the list is out of date."""
 
@@ -111,14 +124,8 @@ class RentPanel(SearchPanel):
         super().__init__(state, parent=parent)
         self.settings = settings
         self.search_button.setText(self.tr("Find what to rent"))
-        values = settings.values
-        self.table = PriceTable(dict(values.gpu_prices))
+        self.table, self.currency = price_list(settings, self.state.scenario.currency)
         self.table.pricesChanged.connect(self._save_prices)
-        self.currency = QComboBox()
-        for code in CURRENCIES:
-            self.currency.addItem(code or self.tr("(not named)"), code)
-        self.currency.setCurrentIndex(max(0, self.currency.findData(values.price_currency or self.state.scenario.currency)))
-        self.currency.currentIndexChanged.connect(lambda _i: self._save_currency())
         self.deadline = QDoubleSpinBox()
         self.deadline.setRange(0, 10000)
         self.deadline.setDecimals(1)
@@ -155,9 +162,6 @@ class RentPanel(SearchPanel):
         self.settings.update(gpu_prices=prices)
         if self.table.problem:
             self.header.setText(self.table.problem)
-
-    def _save_currency(self) -> None:
-        self.settings.update(price_currency=self.currency.currentData())
 
     def limits(self) -> dict[str, Any]:
         return {"deadline_seconds": self.deadline.value() * 86400.0 if self.deadline.value() > 0 else None,

@@ -11,7 +11,6 @@ from html import escape
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
-    QComboBox,
     QDoubleSpinBox,
     QGridLayout,
     QHBoxLayout,
@@ -40,12 +39,11 @@ from engine.planning.serve_rent_report import (
     served_per_instance,
     users_words,
 )
-from engine.scenario.choices import CURRENCIES
 from engine.serving.result import engine_name
 from engine.units import format_seconds
 
 from .i18n import tr_engine
-from .rent_panel import PriceTable
+from .rent_panel import price_list
 from .search_panel import SearchPanel
 from .settings_store import Settings
 from .state import AppState
@@ -73,15 +71,8 @@ class ServeRentPanel(SearchPanel):
         super().__init__(state, parent=parent)
         self.settings = settings
         self.search_button.setText(self.tr("Find what to rent"))
-        values = settings.values
-        self.table = PriceTable(dict(values.gpu_prices))
+        self.table, self.currency = price_list(settings, state.scenario.currency)
         self.table.pricesChanged.connect(lambda prices: self.settings.update(gpu_prices=prices))
-        self.currency = QComboBox()
-        for code in CURRENCIES:
-            self.currency.addItem(code or self.tr("(not named)"), code)
-        self.currency.setCurrentIndex(max(0, self.currency.findData(values.price_currency or state.scenario.currency)))
-        self.currency.currentIndexChanged.connect(
-            lambda _i: self.settings.update(price_currency=self.currency.currentData()))
         self.users = QSpinBox()
         self.users.setRange(1, 1_000_000)
         self.users.setGroupSeparatorShown(True)

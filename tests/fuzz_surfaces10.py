@@ -35,7 +35,6 @@ import math
 import random
 import shutil
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,8 +44,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzz_cli import Hang, run_cli, suite_main  # noqa: E402
-from fuzz_newest import HOSTILE, _file, classify, declared  # noqa: E402
+from fuzz_cli import suite_main  # noqa: E402
+from fuzz_harness import count_cases, run_command  # noqa: E402
+from fuzz_newest import HOSTILE, _file, declared  # noqa: E402
 from fuzz_surfaces8 import _clear_engine_caches, _ranges_problem  # noqa: E402
 
 from engine.models.presets import PRESETS_DIR, get_model_preset  # noqa: E402
@@ -283,20 +283,13 @@ def _run(argv: list[str], data: dict[str, Any] | None, folder: Path, rng: random
         (folder / "case.json").write_bytes(json.dumps(data, allow_nan=True).encode() if named or rotary is not None
                                            else _file(data, rng))
         argv = [str(folder / "case.json") if a == "{file}" else a for a in argv]
-    try:
-        code, out, err = run_cli(argv, CASE_SECONDS)
-        outcome, detail = classify(code, out, err, "--json" in argv)
-        if outcome == "ok" and (problem := _ranges_problem(argv, out) or _rent_problem(argv, out)):
-            outcome, detail = "absurd", problem
-        if outcome == "ok" and (why := rotary_refuses(rotary)):
-            outcome, detail = "absurd", f"estimated {why} ({rotary!r})"
-        if outcome == "refused" and named and named not in err:
-            outcome, detail = "unnamed", err.strip()[:300]
-    except Hang:
-        outcome, detail = "hang", ""
-    except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
-        outcome, detail = "traceback", f"{type(exc).__name__}: {exc}"[:300]
-    return outcome, detail
+
+    def check(out: str) -> str | None:
+        if problem := _ranges_problem(argv, out) or _rent_problem(argv, out):
+            return problem
+        return f"estimated {why} ({rotary!r})" if (why := rotary_refuses(rotary)) else None
+
+    return run_command(argv, CASE_SECONDS, check, named)
 
 
 def _one_case(family: str, rng: random.Random, folder: Path) -> tuple[str, str, list[str], Any]:
@@ -318,22 +311,7 @@ def _one_case(family: str, rng: random.Random, folder: Path) -> tuple[str, str, 
 
 def fuzz_surfaces10(count: int, seed: int) -> Counter:
     """Counts per outcome over `count` cases, plus "cases: FAMILY"; prints what went wrong."""
-    rng = random.Random(seed)
-    counts: Counter = Counter()
-    details: list[str] = []
-    for i in range(count):
-        family = ("rent", "configs", "keys", "spread", "presets")[i % 5]
-        with tempfile.TemporaryDirectory() as tmp:
-            outcome, detail, argv, data = _one_case(family, rng, Path(tmp))
-        counts[outcome] += 1
-        counts[f"cases: {family}"] += 1
-        counts[f"{family} {outcome}"] += 1
-        if outcome in BAD:
-            details.append(f"{outcome}: {family}: {' '.join(a[:60] for a in argv)} "
-                           f"{json.dumps(data, default=str)[:300] if data else ''}: {detail}"[:900])
-    for line in details[:40]:
-        print(ascii(line))
-    return counts
+    return count_cases(count, seed, ("rent", "configs", "keys", "spread", "presets"), _one_case, BAD, 40)
 
 
 def main() -> int:

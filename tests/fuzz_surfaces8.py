@@ -33,13 +33,12 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import os
 import random
 import re
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +46,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzz_cli import Hang, run_cli, suite_main  # noqa: E402
-from fuzz_newest import HOSTILE, TEXT, _file, classify, declared  # noqa: E402
+from fuzz_cli import suite_main  # noqa: E402
+from fuzz_harness import count_cases, damaged_presets_case, hub_cache, import_case, run_command  # noqa: E402
+from fuzz_newest import HOSTILE, TEXT, _file, declared  # noqa: E402
 from fuzz_time import check_output  # noqa: E402
 
 from engine.models.presets import PRESETS_DIR, get_model_preset  # noqa: E402
@@ -204,18 +204,9 @@ def _import_text(rng: random.Random) -> tuple[str, str]:
                                    "layers_to_transform": layers, "per_device_train_batch_size": 1})
 
 
-@contextlib.contextmanager
-def local_cache(rng: random.Random, folder: Path) -> Iterator[None]:
+def local_cache(rng: random.Random, folder: Path) -> AbstractContextManager[None]:
     """HF_HUB_CACHE holding models--Qwen--Qwen3.5-9B with a hostile config.json, while inside."""
-    snapshot = folder / "hub" / "models--Qwen--Qwen3.5-9B" / "snapshots" / ("0" * 40)
-    snapshot.mkdir(parents=True)
-    (snapshot / "config.json").write_text(json.dumps(qwen35_config(rng), allow_nan=True), errors="surrogatepass")
-    old = os.environ.get("HF_HUB_CACHE")
-    os.environ["HF_HUB_CACHE"] = str(folder / "hub")
-    try:
-        yield
-    finally:
-        os.environ.pop("HF_HUB_CACHE") if old is None else os.environ.__setitem__("HF_HUB_CACHE", old)
+    return hub_cache(folder, "Qwen--Qwen3.5-9B", qwen35_config(rng))
 
 
 def damaged_presets(rng: random.Random, folder: Path) -> tuple[str, Path, list[dict[str, Any]]]:
@@ -298,63 +289,32 @@ def _run(argv: list[str], data: dict[str, Any] | None, folder: Path, rng: random
     if data is not None:  # a plan beside a damaged presets file is written as it is (no non-finite value added)
         (folder / "case.json").write_bytes(json.dumps(data).encode() if named else _file(data, rng))
         argv = [str(folder / "case.json") if a == "{file}" else a for a in argv]
-    try:
-        code, out, err = run_cli(argv, CASE_SECONDS)
-        outcome, detail = classify(code, out, err, "--json" in argv)
-        if outcome == "ok" and (problem := _ranges_problem(argv, out)):
-            outcome, detail = "absurd", problem
-        model = (data or {}).get("model")
-        if outcome == "ok" and isinstance(model, dict) and (why := transformers_refuses(model.get("hf_config"))):
-            outcome, detail = "absurd", f"estimated a config transformers refuses ({why})"
-        if outcome == "refused" and named and named not in err:
-            outcome, detail = "unnamed", err.strip()[:300]
-    except Hang:
-        outcome, detail = "hang", ""
-    except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
-        outcome, detail = "traceback", f"{type(exc).__name__}: {exc}"[:300]
-    return outcome, detail
+    model = (data or {}).get("model")
+
+    def check(out: str) -> str | None:
+        if problem := _ranges_problem(argv, out):
+            return problem
+        if isinstance(model, dict) and (why := transformers_refuses(model.get("hf_config"))):
+            return f"estimated a config transformers refuses ({why})"
+        return None
+
+    return run_command(argv, CASE_SECONDS, check, named)
+
+
+def _one_case(family: str, rng: random.Random, folder: Path) -> tuple[str, str, list[str], Any]:
+    data: dict[str, Any] | None = None
+    if family in ("keys", "configs", "flags"):
+        argv, data = {"keys": _keys_case, "configs": _configs_case, "flags": _flags_case}[family](rng)
+        return (*_run(argv, data, folder, rng), argv, data)
+    if family == "imports":
+        outcome, detail, argv, _text = import_case(rng, folder, _import_text, local_cache, _run)
+        return outcome, detail, argv, data
+    return damaged_presets_case(rng, folder, damaged_presets, presets_file, _run)
 
 
 def fuzz_surfaces8(count: int, seed: int) -> Counter:
     """Counts per outcome over `count` cases, plus "cases: FAMILY"; prints what went wrong."""
-    rng = random.Random(seed)
-    counts: Counter = Counter()
-    details: list[str] = []
-    for i in range(count):
-        family = ("keys", "configs", "flags", "imports", "presets")[i % 5]
-        with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp)
-            data: dict[str, Any] | None = None
-            if family == "keys":
-                argv, data = _keys_case(rng)
-            elif family == "configs":
-                argv, data = _configs_case(rng)
-            elif family == "flags":
-                argv, data = _flags_case(rng)
-            if family in ("keys", "configs", "flags"):
-                outcome, detail = _run(argv, data, folder, rng)
-            elif family == "imports":
-                name, text = _import_text(rng)
-                (folder / name).write_text(text, encoding="utf-8", errors="surrogatepass")
-                argv = ["import", *(["--json"] if rng.random() < 0.5 else []), str(folder / name)]
-                with local_cache(rng, folder) if rng.random() < 0.5 else contextlib.nullcontext():
-                    outcome, detail = _run(argv, None, folder, rng)
-            else:
-                name, path, plans = damaged_presets(rng, folder)
-                data = dict(rng.choice(plans))  # a plan every command below takes: a refusal is the file's
-                command = rng.choice(["estimate", "estimate", "serve-fit" if "serving_engine" in data else "fit"])
-                argv = [command, *(["--json"] if rng.random() < 0.5 else []), "{file}"]
-                with presets_file(name, path):
-                    outcome, detail = _run(argv, data, folder, rng, named=name)
-            counts[outcome] += 1
-            counts[f"cases: {family}"] += 1
-            counts[f"{family} {outcome}"] += 1
-            if outcome in BAD:
-                details.append(f"{outcome}: {family}: {' '.join(a[:60] for a in argv)} "
-                               f"{json.dumps(data, default=str)[:300] if data else ''}: {detail}"[:900])
-    for line in details[:20]:
-        print(ascii(line))
-    return counts
+    return count_cases(count, seed, ("keys", "configs", "flags", "imports", "presets"), _one_case, BAD, 20)
 
 
 def main() -> int:

@@ -31,13 +31,12 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
-import os
 import random
 import shutil
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +44,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzz_cli import Hang, run_cli, suite_main  # noqa: E402
-from fuzz_newest import HOSTILE, TEXT, _file, classify, declared  # noqa: E402
+from fuzz_cli import suite_main  # noqa: E402
+from fuzz_harness import count_cases, damaged_presets_case, hub_cache, import_case, run_command  # noqa: E402
+from fuzz_newest import HOSTILE, TEXT, _file, declared  # noqa: E402
 from fuzz_surfaces8 import _clear_engine_caches, _ranges_problem  # noqa: E402
 
 from engine.models.presets import PRESETS_DIR, get_model_preset  # noqa: E402
@@ -235,18 +235,9 @@ def _import_text(rng: random.Random) -> tuple[str, str]:
                         f"{rng.choice([512, 0, 'x'])} --no-mmap\n")
 
 
-@contextlib.contextmanager
-def local_cache(rng: random.Random, folder: Path) -> Iterator[None]:
+def local_cache(rng: random.Random, folder: Path) -> AbstractContextManager[None]:
     """HF_HUB_CACHE holding models--Qwen--Qwen3-VL-8B-Instruct with a hostile config.json, while inside."""
-    snapshot = folder / "hub" / "models--Qwen--Qwen3-VL-8B-Instruct" / "snapshots" / ("0" * 40)
-    snapshot.mkdir(parents=True)
-    (snapshot / "config.json").write_text(json.dumps(vl_config(rng), allow_nan=True), errors="surrogatepass")
-    old = os.environ.get("HF_HUB_CACHE")
-    os.environ["HF_HUB_CACHE"] = str(folder / "hub")
-    try:
-        yield
-    finally:
-        os.environ.pop("HF_HUB_CACHE") if old is None else os.environ.__setitem__("HF_HUB_CACHE", old)
+    return hub_cache(folder, "Qwen--Qwen3-VL-8B-Instruct", vl_config(rng))
 
 
 def damaged_model_preset(rng: random.Random, folder: Path) -> tuple[str, Path, list[dict[str, Any]]]:
@@ -297,20 +288,16 @@ def _run(argv: list[str], data: dict[str, Any] | None, folder: Path, rng: random
     if data is not None:
         (folder / "case.json").write_bytes(json.dumps(data).encode() if named else _file(data, rng))
         argv = [str(folder / "case.json") if a == "{file}" else a for a in argv]
-    try:
-        code, out, err = run_cli(argv, CASE_SECONDS)
-        outcome, detail = classify(code, out, err, "--json" in argv)
-        if outcome == "ok" and (problem := _ranges_problem(argv, out)):
-            outcome, detail = "absurd", problem
-        model = (data or {}).get("model")
-        if outcome == "ok" and isinstance(model, dict) and (why := vision_refuses(model.get("hf_config"))):
-            outcome, detail = "absurd", f"estimated a tower transformers refuses ({why})"
-        if outcome == "refused" and named and named not in err:
-            outcome, detail = "unnamed", err.strip()[:300]
-    except Hang:
-        outcome, detail = "hang", ""
-    except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
-        outcome, detail = "traceback", f"{type(exc).__name__}: {exc}"[:300]
+    model = (data or {}).get("model")
+
+    def check(out: str) -> str | None:
+        if problem := _ranges_problem(argv, out):
+            return problem
+        if isinstance(model, dict) and (why := vision_refuses(model.get("hf_config"))):
+            return f"estimated a tower transformers refuses ({why})"
+        return None
+
+    outcome, detail = run_command(argv, CASE_SECONDS, check, named)
     if outcome in BAD and data is not None:  # the file as written (a non-finite number may have been put in)
         detail += " | file: " + (folder / "case.json").read_bytes()[:400].decode("utf-8", "replace")
     return outcome, detail
@@ -322,37 +309,13 @@ def _one_case(family: str, rng: random.Random, folder: Path) -> tuple[str, str, 
         argv, data = {"keys": _keys_case, "configs": _configs_case, "flags": _flags_case}[family](rng)
         return (*_run(argv, data, folder, rng), argv, data)
     if family == "imports":
-        name, text = _import_text(rng)
-        (folder / name).write_text(text, encoding="utf-8", errors="surrogatepass")
-        argv = ["import", *(["--json"] if rng.random() < 0.5 else []), str(folder / name)]
-        with local_cache(rng, folder) if rng.random() < 0.5 else contextlib.nullcontext():
-            return (*_run(argv, None, folder, rng), argv, text)
-    name, path, plans = damaged_model_preset(rng, folder)
-    data = dict(rng.choice(plans))
-    command = rng.choice(["estimate", "estimate", "serve-fit" if "serving_engine" in data else "fit"])
-    argv = [command, *(["--json"] if rng.random() < 0.5 else []), "{file}"]
-    with presets_folder(path):
-        return (*_run(argv, data, folder, rng, named=name), argv, data)
+        return import_case(rng, folder, _import_text, local_cache, _run)
+    return damaged_presets_case(rng, folder, damaged_model_preset, lambda _name, path: presets_folder(path), _run)
 
 
 def fuzz_surfaces9(count: int, seed: int) -> Counter:
     """Counts per outcome over `count` cases, plus "cases: FAMILY"; prints what went wrong."""
-    rng = random.Random(seed)
-    counts: Counter = Counter()
-    details: list[str] = []
-    for i in range(count):
-        family = ("keys", "configs", "flags", "imports", "presets")[i % 5]
-        with tempfile.TemporaryDirectory() as tmp:
-            outcome, detail, argv, data = _one_case(family, rng, Path(tmp))
-        counts[outcome] += 1
-        counts[f"cases: {family}"] += 1
-        counts[f"{family} {outcome}"] += 1
-        if outcome in BAD:
-            details.append(f"{outcome}: {family}: {' '.join(a[:60] for a in argv)} "
-                           f"{json.dumps(data, default=str)[:300] if data else ''}: {detail}"[:900])
-    for line in details[:30]:
-        print(ascii(line))
-    return counts
+    return count_cases(count, seed, ("keys", "configs", "flags", "imports", "presets"), _one_case, BAD, 30)
 
 
 def main() -> int:

@@ -16,13 +16,10 @@ Outcomes (tests/fuzz_window9.py's): ok, refused, named, traceback, hang, stale, 
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import random
 import re
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -30,8 +27,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzz_cli import Hang, suite_main, time_limit  # noqa: E402
-from fuzz_window9 import _close  # noqa: E402
+from fuzz_cli import Hang, suite_main  # noqa: E402
+from fuzz_harness import damaged_starts, edit_step, in_throwaway_home, undo_or_redo, window_steps  # noqa: E402
 
 CASE_SECONDS = 60
 BAD = ("traceback", "hang", "stale", "lost", "unnamed")
@@ -104,13 +101,8 @@ def _search(panel, rng: random.Random) -> str:  # noqa: ANN001
 def _edit(panel, rng: random.Random) -> str:  # noqa: ANN001
     state = panel.state
     if rng.random() < 0.3:
-        (state.undo_stack.undo if rng.random() < 0.5 else state.undo_stack.redo)()
-        return "ok"
-    key, values = rng.choice(EDITS)
-    before, depth = state.scenario, state.undo_stack.count()
-    if state.edit({key: rng.choice(values)}):
-        return "ok"
-    return "lost" if state.scenario != before or state.undo_stack.count() != depth else "refused"
+        return undo_or_redo(state, rng)
+    return edit_step(state, rng, EDITS)
 
 
 STEPS = (_set_box, _type_box, _price, _price, _search, _search, _edit)
@@ -138,99 +130,28 @@ def _stale(panel) -> str:  # noqa: ANN001
     return ""
 
 
+def _step(win, rng: random.Random) -> str:  # noqa: ANN001 - the main window
+    return rng.choice(STEPS)(win.serve_rent_panel, rng)
+
+
 def fuzz_serve_rent_tab(count: int, seed: int, details: list[str]) -> Counter:
-    from PySide6.QtWidgets import QApplication
-
-    from gui.app import build_window
-
-    rng = random.Random(seed)
-    counts: Counter = Counter()
-    win = None
-    errors: list[BaseException] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for i in range(count):
-            if i % 20 == 0:  # a fresh window on another served model every 20 steps
-                if win is not None:
-                    _close(win)
-                path = Path(tmp) / "s.json"
-                path.write_text(json.dumps(rng.choice(BASES)))
-                win, _error = build_window(str(path))
-                win.show()
-                win.tabs.setCurrentWidget(win.serve_rent_panel)
-            panel = win.serve_rent_panel
-            errors.clear()
-            hook, sys.excepthook = sys.excepthook, lambda _t, exc, _tb: errors.append(exc)
-            why = ""
-            try:
-                with time_limit(CASE_SECONDS):
-                    outcome = rng.choice(STEPS)(panel, rng)
-                    QApplication.processEvents()
-                    outcome = "stale" if (why := _stale(panel)) else outcome
-            except Hang:
-                outcome, why = "hang", ""
-            except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
-                outcome, why = "traceback", f"{type(exc).__name__}: {exc}"
-            finally:
-                sys.excepthook = hook
-            if errors and outcome != "hang":
-                outcome, why = "traceback", repr(errors[0])
-            counts[outcome] += 1
-            if outcome in BAD and len(details) < 20:
-                details.append(f"{outcome}: step {i}: {why}"[:300])
-        if win is not None:
-            _close(win)
-    return counts
+    return window_steps(count, seed, details, bases=BASES, step=_step, stale=lambda win: _stale(win.serve_rent_panel),
+                        bad=BAD, case_seconds=CASE_SECONDS, every=20,  # another served model every 20 steps
+                        opened=lambda win: win.tabs.setCurrentWidget(win.serve_rent_panel))
 
 
 def fuzz_damaged_presets(count: int, seed: int, details: list[str]) -> Counter:
     from fuzz_surfaces10 import damaged_presets, presets_folder
 
-    from gui.app import build_window
-
-    rng = random.Random(seed)
-    counts: Counter = Counter()
-    for i in range(count):
-        with tempfile.TemporaryDirectory() as tmp:
-            name, folder, plans = damaged_presets(rng, Path(tmp), whole_gpus_file=False)
-            path = Path(tmp) / "plan.json"
-            path.write_text(json.dumps(rng.choice(plans)))
-            try:
-                with time_limit(CASE_SECONDS), presets_folder(folder):
-                    win, error = build_window(str(path) if rng.random() < 0.8 else None)
-                    win.show()
-                    said = " ".join(filter(None, [error, win.state.time_error, win.status.currentMessage()]))
-                    _close(win)
-                outcome = "ok" if not said else "named" if name in said and "\n" not in said else "unnamed"
-                why = said
-            except Hang:
-                outcome, why = "hang", ""
-            except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
-                outcome, why = "traceback", f"{type(exc).__name__}: {exc}"
-            counts[outcome] += 1
-            counts["cases: damaged presets"] += 1
-            if outcome in BAD and len(details) < 20:
-                details.append(f"{outcome}: {name} start {i}: {why}"[:300])
-    return counts
+    return damaged_starts(count, seed, details, damage=lambda rng, tmp: damaged_presets(rng, tmp, whole_gpus_file=False),
+                          presets=lambda _name, folder: presets_folder(folder), bad=BAD, case_seconds=CASE_SECONDS,
+                          case="damaged presets")
 
 
 def fuzz_window10(count: int, seed: int) -> Counter:
     """`count` steps on the serve rent tab and count // 10 window starts on damaged presets; counts per outcome."""
-    from PySide6.QtWidgets import QApplication
-
-    QApplication.instance() or QApplication([])
-    details: list[str] = []
-    with tempfile.TemporaryDirectory() as home:
-        saved = os.environ.get("LLM_MEMORY_PLANNER_HOME")
-        os.environ["LLM_MEMORY_PLANNER_HOME"] = home  # the library and settings of a throwaway data folder
-        try:
-            counts = fuzz_serve_rent_tab(count, seed, details) + fuzz_damaged_presets(max(1, count // 10), seed,
-                                                                                      details)
-        finally:
-            os.environ.pop("LLM_MEMORY_PLANNER_HOME") if saved is None else os.environ.__setitem__(
-                "LLM_MEMORY_PLANNER_HOME", saved)
-    for line in details:
-        print(ascii(line))
-    return counts
+    return in_throwaway_home(lambda details: fuzz_serve_rent_tab(count, seed, details)
+                             + fuzz_damaged_presets(max(1, count // 10), seed, details))
 
 
 def main() -> int:

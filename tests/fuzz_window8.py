@@ -22,10 +22,8 @@ line naming the file. Outcomes:
 from __future__ import annotations
 
 import json
-import os
 import random
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -33,7 +31,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzz_cli import Hang, suite_main, time_limit  # noqa: E402
+from fuzz_cli import suite_main  # noqa: E402
+from fuzz_harness import damaged_starts, edit_step, in_throwaway_home, undo_or_redo, window_steps  # noqa: E402
 from fuzz_newest import HOSTILE  # noqa: E402
 
 CASE_SECONDS = 30
@@ -67,13 +66,8 @@ def _step(win, rng: random.Random) -> str:  # noqa: ANN001 - the main window
         QTest.keyClick(box, Qt.Key.Key_Return)
         return "ok"
     if kind == 2:
-        (state.undo_stack.undo if rng.random() < 0.5 else state.undo_stack.redo)()
-        return "ok"
-    key, values = rng.choice(EDITS)
-    before, depth = state.scenario, state.undo_stack.count()
-    if state.edit({key: rng.choice(values)}):
-        return "ok"
-    return "lost" if state.scenario != before or state.undo_stack.count() != depth else "refused"
+        return undo_or_redo(state, rng)
+    return edit_step(state, rng, EDITS)
 
 
 def _stale(win) -> str:  # noqa: ANN001
@@ -88,100 +82,21 @@ def _stale(win) -> str:  # noqa: ANN001
 
 
 def fuzz_lora_row(count: int, seed: int, details: list[str]) -> Counter:
-    from PySide6.QtWidgets import QApplication
-
-    from gui.app import build_window
-
-    rng = random.Random(seed)
-    counts: Counter = Counter()
-    win = None
-    errors: list[BaseException] = []  # what Qt's slots raised during a step
-    with tempfile.TemporaryDirectory() as tmp:
-        for i in range(count):
-            if i % 25 == 0:  # a fresh window on another base every 25 steps
-                if win is not None:
-                    _close(win)
-                path = Path(tmp) / "s.json"
-                path.write_text(json.dumps(rng.choice(BASES)))
-                win, _error = build_window(str(path))
-                win.show()
-            errors.clear()
-            hook, sys.excepthook = sys.excepthook, lambda _t, exc, _tb: errors.append(exc)
-            try:
-                with time_limit(CASE_SECONDS):
-                    outcome = _step(win, rng)
-                    QApplication.processEvents()
-                    outcome = "stale" if (why := _stale(win)) else outcome
-            except Hang:
-                outcome, why = "hang", ""
-            except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
-                outcome, why = "traceback", f"{type(exc).__name__}: {exc}"
-            finally:
-                sys.excepthook = hook
-            if errors and outcome != "hang":
-                outcome, why = "traceback", repr(errors[0])
-            counts[outcome] += 1
-            if outcome in BAD and len(details) < 20:
-                details.append(f"{outcome}: lora step {i}: {why}"[:300])
-        if win is not None:
-            _close(win)
-    return counts
-
-
-def _close(win) -> None:  # noqa: ANN001
-    win.state.undo_stack.setClean()  # closing must not ask to keep the fuzzed edits
-    win.close()
-    win.deleteLater()
+    return window_steps(count, seed, details, bases=BASES, step=_step, stale=_stale, bad=BAD,
+                        case_seconds=CASE_SECONDS, label="lora step")  # a fresh window on another base every 25 steps
 
 
 def fuzz_damaged_presets(count: int, seed: int, details: list[str]) -> Counter:
     from fuzz_surfaces8 import damaged_presets, presets_file
 
-    from gui.app import build_window
-
-    rng = random.Random(seed)
-    counts: Counter = Counter()
-    for i in range(count):
-        with tempfile.TemporaryDirectory() as tmp:
-            name, damaged, plans = damaged_presets(rng, Path(tmp))
-            path = Path(tmp) / "plan.json"
-            path.write_text(json.dumps(rng.choice(plans)))
-            try:
-                with time_limit(CASE_SECONDS), presets_file(name, damaged):
-                    win, error = build_window(str(path) if rng.random() < 0.8 else None)
-                    win.show()
-                    said = " ".join(filter(None, [error, win.state.time_error]))
-                    _close(win)
-                outcome = "ok" if not said else "refused" if name in said and "\n" not in said else "unnamed"
-                why = said
-            except Hang:
-                outcome, why = "hang", ""
-            except Exception as exc:  # noqa: BLE001 - what the fuzzer counts
-                outcome, why = "traceback", f"{type(exc).__name__}: {exc}"
-            counts[outcome] += 1
-            counts["cases: damaged presets"] += 1
-            if outcome in BAD and len(details) < 20:
-                details.append(f"{outcome}: {name} start {i}: {why}"[:300])
-    return counts
+    return damaged_starts(count, seed, details, damage=damaged_presets, presets=presets_file, bad=BAD,
+                          case_seconds=CASE_SECONDS, case="damaged presets", said_right="refused", read_status=False)
 
 
 def fuzz_window8(count: int, seed: int) -> Counter:
     """`count` LoRA-row steps and count // 10 window starts on damaged presets files; counts per outcome."""
-    from PySide6.QtWidgets import QApplication
-
-    QApplication.instance() or QApplication([])
-    details: list[str] = []
-    with tempfile.TemporaryDirectory() as home:
-        saved = os.environ.get("LLM_MEMORY_PLANNER_HOME")
-        os.environ["LLM_MEMORY_PLANNER_HOME"] = home  # the library and settings of a throwaway data folder
-        try:
-            counts = fuzz_lora_row(count, seed, details) + fuzz_damaged_presets(max(1, count // 10), seed, details)
-        finally:
-            os.environ.pop("LLM_MEMORY_PLANNER_HOME") if saved is None else os.environ.__setitem__(
-                "LLM_MEMORY_PLANNER_HOME", saved)
-    for line in details:
-        print(ascii(line))
-    return counts
+    return in_throwaway_home(lambda details: fuzz_lora_row(count, seed, details)
+                             + fuzz_damaged_presets(max(1, count // 10), seed, details))
 
 
 def main() -> int:

@@ -310,6 +310,11 @@ def candidate_gpus(s: Scenario, prices: Mapping[str, float]) -> list[str]:
     return [s.gpu] if isinstance(s.gpu, str) else []
 
 
+def gpu_price(s: Scenario, prices: Mapping[str, float], gpu: str) -> float | None:
+    """The price per GPU-hour of `gpu`: the price list's, else the scenario's gpu_hour_price for its own GPU."""
+    return prices.get(gpu, s.gpu_hour_price if gpu == s.gpu else None)
+
+
 def _may_drop_offload(offload_gpus: int | None, gpus: int) -> bool:
     """Whether more GPUs may still remove the offload of the cheapest option so far (at offload_gpus GPUs): its
     sharded states take up to 16 bytes per parameter, the optimizer's 12 of them on the CPU, so up to
@@ -340,7 +345,7 @@ def rent_search(s: Scenario, prices: Mapping[str, float], *, deadline_seconds: f
     gpus = sorted(candidate_gpus(s, prices), key=lambda g: _least_cost_per_token(s, g, prices))
     for gpu in gpus:
         preset = presets[gpu]
-        price = prices.get(gpu, s.gpu_hour_price if gpu == s.gpu else None)
+        price = gpu_price(s, prices, gpu)
         if preset.missing_speed_fields:
             dropped.append(RentOption(gpu, preset.name, 0, 0, 0, price, dropped=message(NO_SPEED)))
             continue

@@ -38,9 +38,9 @@ from ..serving.scenario_estimate import serving_memory
 from ..serving.speed import ServingSpeed, serving_speed
 from ..serving.speed_band import speed_ranges
 from ..serving.users_curve import engine_max_num_seqs, users_at
-from ..units import format_cost
+from ..units import format_cost, format_price
 from .listing import TIE
-from .rent import candidate_gpus
+from .rent import candidate_gpus, gpu_price
 from .rent_counts import MAX_RENT_GPUS, node_gpus
 from .rent_reasons import NO_PRICE
 
@@ -228,8 +228,9 @@ def _over_limits(row: ServeOption, limits: ServeLimits, currency: str) -> Messag
                        budget=format_cost(limits.budget_per_hour, currency))
     if (limits.budget_per_million is not None and row.cost_per_million is not None
             and row.cost_per_million > limits.budget_per_million):
+        # the computed cost to the cent; the budget as typed (units.format_price keeps its digits)
         return message(MILLION_OVER, cost=f"{row.cost_per_million:,.2f} {currency}".rstrip(),
-                       budget=f"{limits.budget_per_million:,.2f} {currency}".rstrip())
+                       budget=format_price(limits.budget_per_million, currency))
     return None
 
 
@@ -285,7 +286,7 @@ def serve_rent_search(s: Scenario, prices: Mapping[str, float], limits: ServeLim
     options = 0
     for gpu in gpus:
         preset = presets[gpu]
-        price = prices.get(gpu, s.gpu_hour_price if gpu == s.gpu else None)
+        price = gpu_price(s, prices, gpu)
         if preset.missing_speed_fields:
             dropped.append(ServeOption(gpu, preset.name, 0, 0, 0, price, dropped=message(NO_SPEED_FIGURES)))
             continue

@@ -4403,68 +4403,68 @@ GPU-hour</source>
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="119"/>
+        <location filename="../rent_panel.py" line="112"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="125"/>
-        <location filename="../rent_panel.py" line="130"/>
+        <location filename="../rent_panel.py" line="132"/>
+        <location filename="../rent_panel.py" line="137"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="126"/>
+        <location filename="../rent_panel.py" line="133"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="132"/>
+        <location filename="../rent_panel.py" line="139"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="133"/>
+        <location filename="../rent_panel.py" line="140"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="134"/>
+        <location filename="../rent_panel.py" line="141"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="236"/>
+        <location filename="../rent_panel.py" line="240"/>
         <source>%(n)s x %(gpu)s</source>
         <translation>%(n)s × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="250"/>
+        <location filename="../rent_panel.py" line="254"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)s = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)s = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="113"/>
+        <location filename="../rent_panel.py" line="126"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="135"/>
+        <location filename="../rent_panel.py" line="142"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="151"/>
+        <location filename="../rent_panel.py" line="158"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="173"/>
+        <location filename="../rent_panel.py" line="177"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="178"/>
+        <location filename="../rent_panel.py" line="182"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
@@ -4473,27 +4473,27 @@ GPU-hour</source>
         <translation type="vanished">训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="184"/>
+        <location filename="../rent_panel.py" line="188"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first (costs within %(tie)s of each other count as equal: fewer GPUs first); one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前（费用相差不到 %(tie)s 的视为相同：GPU 少的在前）；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="192"/>
+        <location filename="../rent_panel.py" line="196"/>
         <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
         <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="200"/>
+        <location filename="../rent_panel.py" line="204"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="229"/>
+        <location filename="../rent_panel.py" line="233"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="232"/>
+        <location filename="../rent_panel.py" line="236"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
@@ -4502,17 +4502,17 @@ GPU-hour</source>
         <translation type="vanished">%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="238"/>
+        <location filename="../rent_panel.py" line="242"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="242"/>
+        <location filename="../rent_panel.py" line="246"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="248"/>
+        <location filename="../rent_panel.py" line="252"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
@@ -4529,7 +4529,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="258"/>
+        <location filename="../rent_panel.py" line="262"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -4679,117 +4679,116 @@ GPU-hour</source>
 <context>
     <name>ServeRentPanel</name>
     <message>
-        <location filename="../serve_rent_panel.py" line="75"/>
+        <location filename="../serve_rent_panel.py" line="73"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="81"/>
         <source>(not named)</source>
-        <translation>（未指定）</translation>
+        <translation type="vanished">（未指定）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="97"/>
+        <location filename="../serve_rent_panel.py" line="88"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="98"/>
+        <location filename="../serve_rent_panel.py" line="89"/>
         <source> ms</source>
         <translation> 毫秒</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="99"/>
+        <location filename="../serve_rent_panel.py" line="90"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="104"/>
+        <location filename="../serve_rent_panel.py" line="95"/>
         <source>Users at once</source>
         <translation>同时服务的用户数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="104"/>
+        <location filename="../serve_rent_panel.py" line="95"/>
         <source>Requests served at the same time</source>
         <translation>同时服务的请求数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="105"/>
+        <location filename="../serve_rent_panel.py" line="96"/>
         <source>What the prices and budgets are in</source>
         <translation>价格和预算所用的货币</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="106"/>
+        <location filename="../serve_rent_panel.py" line="97"/>
         <source>Prompt tokens</source>
         <translation>提示词 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="106"/>
+        <location filename="../serve_rent_panel.py" line="97"/>
         <source>Prompt tokens of each request</source>
         <translation>每个请求的提示词 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="107"/>
+        <location filename="../serve_rent_panel.py" line="98"/>
         <source>Output tokens</source>
         <translation>输出 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="107"/>
+        <location filename="../serve_rent_panel.py" line="98"/>
         <source>Output tokens of each request</source>
         <translation>每个请求的输出 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="108"/>
+        <location filename="../serve_rent_panel.py" line="99"/>
         <source>Time per output token at most</source>
         <translation>每个输出 token 的时间上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="108"/>
+        <location filename="../serve_rent_panel.py" line="99"/>
         <source>TPOT at most</source>
         <translation>TPOT 上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="109"/>
+        <location filename="../serve_rent_panel.py" line="100"/>
         <source>Time to first token at most</source>
         <translation>首个 token 的时间上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="109"/>
+        <location filename="../serve_rent_panel.py" line="100"/>
         <source>TTFT at most</source>
         <translation>TTFT 上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="110"/>
+        <location filename="../serve_rent_panel.py" line="101"/>
         <source>Per hour at most</source>
         <translation>每小时上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="110"/>
+        <location filename="../serve_rent_panel.py" line="101"/>
         <source>Budget per hour for all the GPUs</source>
         <translation>所有 GPU 每小时的预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="111"/>
+        <location filename="../serve_rent_panel.py" line="102"/>
         <source>Per million at most</source>
         <translation>每百万上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="123"/>
+        <location filename="../serve_rent_panel.py" line="114"/>
         <source>Enter your provider&apos;s prices (the same list as training&apos;s); cost is GPUs x price only.</source>
         <translation>请填入你的云服务商的价格（与训练共用同一张表）；费用只算 GPU 数 × 价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="186"/>
+        <location filename="../serve_rent_panel.py" line="177"/>
         <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each (%(limits)s), cheapest per hour first. Searched in %(time)s.</source>
         <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token（%(limits)s），按每小时费用从低到高排列。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="193"/>
+        <location filename="../serve_rent_panel.py" line="184"/>
         <source>Costs per hour within %s of each other count as equal: fewer GPUs first.</source>
         <translation>每小时费用相差 %s 以内视为相同：GPU 少的在前。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="230"/>
+        <location filename="../serve_rent_panel.py" line="221"/>
         <source>%(users)s; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
         <translation>%(users)s；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
@@ -4798,12 +4797,12 @@ GPU-hour</source>
         <translation type="vanished">每小时预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="111"/>
+        <location filename="../serve_rent_panel.py" line="102"/>
         <source>Budget per million output tokens</source>
         <translation>每百万输出 token 的预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="105"/>
+        <location filename="../serve_rent_panel.py" line="96"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
@@ -4812,17 +4811,17 @@ GPU-hour</source>
         <translation type="vanished">应用不自带任何价格：请填入你的云服务商的收费（与训练共用同一张价格表）。费用只算 GPU 数 × 每 GPU 小时价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="136"/>
+        <location filename="../serve_rent_panel.py" line="127"/>
         <source>Enter prices, the users served at once and the lengths, and press Find what to rent.</source>
         <translation>填入价格、同时服务的用户数和请求长度，然后点“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="172"/>
+        <location filename="../serve_rent_panel.py" line="163"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="178"/>
+        <location filename="../serve_rent_panel.py" line="169"/>
         <source>Searching GPU types and counts…</source>
         <translation>正在搜索 GPU 型号和数量…</translation>
     </message>
@@ -4831,22 +4830,22 @@ GPU-hour</source>
         <translation type="vanished">%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="201"/>
+        <location filename="../serve_rent_panel.py" line="192"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="224"/>
+        <location filename="../serve_rent_panel.py" line="215"/>
         <source>%(n)d x %(gpu)s</source>
         <translation>%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="226"/>
+        <location filename="../serve_rent_panel.py" line="217"/>
         <source>%(hour)s an hour, %(million)s per million output tokens</source>
         <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="228"/>
+        <location filename="../serve_rent_panel.py" line="219"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
@@ -4855,32 +4854,32 @@ GPU-hour</source>
         <translation type="vanished">每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="236"/>
+        <location filename="../serve_rent_panel.py" line="227"/>
         <source>likely TPOT %(low)s to %(high)s ms, %(tlow)s to %(thigh)s tokens/s</source>
         <translation>可能范围：TPOT %(low)s 至 %(high)s 毫秒，每秒 %(tlow)s 至 %(thigh)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="240"/>
+        <location filename="../serve_rent_panel.py" line="231"/>
         <source>, %(low)s to %(high)s per million</source>
         <translation>，每百万 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="244"/>
+        <location filename="../serve_rent_panel.py" line="235"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="245"/>
+        <location filename="../serve_rent_panel.py" line="236"/>
         <source>(%s)</source>
         <translation>（%s）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="250"/>
+        <location filename="../serve_rent_panel.py" line="241"/>
         <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
         <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="258"/>
+        <location filename="../serve_rent_panel.py" line="249"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -6920,7 +6919,7 @@ GPU-hour</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="243"/>
+        <location filename="../rent_panel.py" line="247"/>
         <location filename="../../engine/estimate_output.py" line="239"/>
         <location filename="../../engine/planning/rent_report.py" line="230"/>
         <source> ({likely}, as the step time&apos;s range)</source>
@@ -12145,12 +12144,12 @@ GPU-hour</source>
         <translation>{weights} 个权重 × {weight} B + {trained} 个训练的参数 × （{master} B 主权重 + {states} B 优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="327"/>
+        <location filename="../../engine/planning/rent.py" line="332"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="330"/>
+        <location filename="../../engine/planning/rent.py" line="335"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
@@ -13673,7 +13672,7 @@ GPU-hour</source>
         <translation>未尝试超过本设置每节点 GPU 数（{n}）的实例：假定这种卡的服务器只装这么多块；调高每节点 GPU 数即可尝试</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="278"/>
+        <location filename="../../engine/planning/serve_rent.py" line="279"/>
         <source>A context of {n} tokens is longer than the model was trained for ({trained} tokens).</source>
         <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
     </message>
