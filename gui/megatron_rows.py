@@ -14,7 +14,6 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGridLayout, QSpinBox, QWidget
 
 from engine import Scenario, resolve_model
-from engine.errors import PresetError
 from engine.frameworks import TABLE
 from engine.frameworks.megatron_layer import RECOMPUTE_MODULES
 from engine.timing import fp8_all_gather_applies, rope_fusion_applies
@@ -171,7 +170,7 @@ class MegatronRows(QObject):
         form.setRowVisible(self.fused_expert_mlp, (megatron_args and spec.is_moe) or s.fused_expert_mlp)
         form.setRowVisible(self.grouped_gemm, (megatron_args and spec.is_moe) or not s.moe_grouped_gemm)
         # where Megatron-Core's own RoPE runs (engine/timing/rope_fusion.py); an unfused one set elsewhere stays shown
-        form.setRowVisible(self.rope_fusion, _rope_row_shown(s, spec))
+        form.setRowVisible(self.rope_fusion, rope_fusion_applies(s, spec) or not s.apply_rope_fusion)
         form.setRowVisible(self.fp8_recipe, s.precision == "fp8")
         form.setRowVisible(self.cuda_graphs, megatron_args or s.cuda_graphs != "auto")
         form.setRowVisible(self.fp8_params, s.precision == "fp8" and (megatron_args or s.fp8_param_gather))
@@ -207,13 +206,3 @@ def _check_row(labels: dict[str, str], columns: int = 2) -> tuple[QWidget, dict[
         boxes[key] = QCheckBox(label)
         layout.addWidget(boxes[key], i // columns, i % columns)
     return row, boxes
-
-
-def _rope_row_shown(s: Scenario, spec: Any) -> bool:
-    """The RoPE fusion row where Megatron-Core's own RoPE runs, or where an unfused one is set; a damaged
-    efficiency.json (which rope_fusion_applies reads) must not stop the window from starting: the estimate says the
-    file's sentence itself, and the row then shows only where the scenario set it."""
-    try:
-        return rope_fusion_applies(s, spec) or not s.apply_rope_fusion
-    except PresetError:
-        return not s.apply_rope_fusion
