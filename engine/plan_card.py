@@ -20,7 +20,7 @@ from .serving.users_curve import instances, slots_set
 from .timing import StepTime
 from .timing.ceiling import CEILING_NOTES
 from .timing.step_result import run_range_words
-from .units import format_bytes, format_cost, format_count, format_gpu_count, format_seconds
+from .units import format_bytes, format_cost, format_count, format_gpu_count, format_money, format_seconds
 
 SKIPPED_KEYS = ("schema_version", "name", "notes")  # the card's title and nothing a manager reads
 SERVING_KEY_NAMES = frozenset(f.name for f in fields(ServingKeys))
@@ -249,14 +249,14 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
     if (cost := million_tokens_cost(s, speed)) is not None:
         # what the rented GPUs cost an hour, beside the tokens' cost: the plan What should I rent? gave ranked by it
         # and budgeted per hour (user audit 12: the card of an applied plan gave no hourly figure)
-        hour = f"{s.world_size * s.gpu_hour_price:,.2f} {s.currency}".rstrip()
+        hour = format_money(s.world_size * s.gpu_hour_price, s.currency)
         rows.append((message(QT_TRANSLATE_NOOP("engine", "GPUs an hour ({n} x {price})"),
                              n=format_gpu_count(s.world_size), price=f"{s.gpu_hour_price:,.2f}"), hour))
         rows.append((message(QT_TRANSLATE_NOOP("engine", "A million output tokens")),
-                     f"{cost[0]:,.2f} {s.currency}".rstrip()))
+                     format_money(cost[0], s.currency)))
         if cost[1] != cost[2]:
             rows.append((message(LIKELY_MILLION), likely_range_message(
-                f"{cost[1]:,.2f}", f"{cost[2]:,.2f} {s.currency}".rstrip(), cost[1] / cost[0], cost[2] / cost[0])))
+                f"{cost[1]:,.2f}", format_money(cost[2], s.currency), cost[1] / cost[0], cost[2] / cost[0])))
     return [], rows
 
 
@@ -312,7 +312,7 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
              (message(QT_TRANSLATE_NOOP("engine", "GPU-hours")), format_count(t.gpu_hours or 0))]
     if t.cost is not None:
         # in its currency: "Cost ≈ 217 EUR at 2.20 per GPU-hour" left the price's unit to be guessed (user audit 7)
-        price = f"{s.gpu_hour_price:,.2f} {s.currency}".rstrip()
+        price = format_money(s.gpu_hour_price, s.currency)
         low, high = t.run_range(t.cost) if t.band is not None else (0.0, 0.0)
         sentences.append(message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour (likely {low} to "
                                                              "{high})."),

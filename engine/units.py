@@ -53,6 +53,12 @@ def format_cost(cost: float, currency: str) -> str:
     return f"{cost:,.0f} {currency}".rstrip()
 
 
+def format_money(value: float, currency: str) -> str:
+    """A computed price per hour or per million tokens to the cent, with its currency code (0.25 USD, where
+    format_cost's whole units read 0)."""
+    return f"{value:,.2f} {currency}".rstrip()
+
+
 def format_price(value: float, currency: str) -> str:
     """A price or budget as typed: two decimals, more where two lose it (up to six, trailing zeros dropped):
     "--budget-per-hour 0.004" printed "at most 0.00 an hour", a price of 1.3 read "1.3" (user audit 12)."""

@@ -35,12 +35,11 @@ from engine.planning.serve_rent_report import (
     instance_words,
     lengths_note,
     limits_words,
-    money,
     served_per_instance,
     users_words,
 )
 from engine.serving.result import engine_name
-from engine.units import format_seconds
+from engine.units import format_money, format_seconds
 
 from .i18n import tr_engine
 from .rent_panel import price_list
@@ -215,7 +214,8 @@ class ServeRentPanel(SearchPanel):
         count = self.tr("%(n)d x %(gpu)s") % {"n": row.gpus, "gpu": row.gpu_name}
         shape = instance_words(row.instance_gpus, row.replicas, self._cli)
         cost = (self.tr("%(hour)s an hour, %(million)s per million output tokens") % {
-            "hour": money(row.cost_per_hour, currency), "million": money(row.cost_per_million or 0.0, currency)}
+            "hour": format_money(row.cost_per_hour, currency),
+            "million": format_money(row.cost_per_million or 0.0, currency)}
             if row.cost_per_hour is not None else self.tr("no price set"))
         users = self.result.limits.users if self.result is not None else row.users_per_instance
         why = self.tr("%(users)s; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s") % {
@@ -229,8 +229,8 @@ class ServeRentPanel(SearchPanel):
                 "tlow": f"{row.tokens_per_second_range[0]:,.0f}", "thigh": f"{row.tokens_per_second_range[1]:,.0f}"}
             if row.cost_per_million_range is not None:
                 likely += self.tr(", %(low)s to %(high)s per million") % {
-                    "low": money(row.cost_per_million_range[0], "").strip(),
-                    "high": money(row.cost_per_million_range[1], currency)}
+                    "low": format_money(row.cost_per_million_range[0], "").strip(),
+                    "high": format_money(row.cost_per_million_range[1], currency)}
             if self.result is not None and likely_over_target(row, self.result.limits):
                 likely += self.tr("; its slow end is over the TPOT target")
         html = (f"<b>{index}. {escape(count)}</b> " + escape(self.tr("(%s)") % shape) + " · " + escape(cost)

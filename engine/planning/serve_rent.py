@@ -38,7 +38,7 @@ from ..serving.scenario_estimate import serving_memory
 from ..serving.speed import ServingSpeed, serving_speed
 from ..serving.speed_band import speed_ranges
 from ..serving.users_curve import engine_max_num_seqs, users_at
-from ..units import format_cost, format_price
+from ..units import format_cost, format_money, format_price
 from .listing import TIE
 from .rent import candidate_gpus, gpu_price
 from .rent_counts import MAX_RENT_GPUS, node_gpus
@@ -229,7 +229,7 @@ def _over_limits(row: ServeOption, limits: ServeLimits, currency: str) -> Messag
     if (limits.budget_per_million is not None and row.cost_per_million is not None
             and row.cost_per_million > limits.budget_per_million):
         # the computed cost to the cent; the budget as typed (units.format_price keeps its digits)
-        return message(MILLION_OVER, cost=f"{row.cost_per_million:,.2f} {currency}".rstrip(),
+        return message(MILLION_OVER, cost=format_money(row.cost_per_million, currency),
                        budget=format_price(limits.budget_per_million, currency))
     return None
 

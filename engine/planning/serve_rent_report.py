@@ -11,7 +11,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP, Message, message_json
 from ..scenario import Scenario
 from ..serving.result import engine_name
-from ..units import format_price, format_seconds
+from ..units import format_money, format_price, format_seconds
 from .listing import TIE
 from .rent_report import dropped_lines
 from .serve_rent import ServeLimits, ServeOption, ServeRentSearch, likely_over_target, serve_rent_search
@@ -54,11 +54,6 @@ def serve_rent_report(s: Scenario, prices: dict[str, float], limits: ServeLimits
     return serve_rent_to_json(serve_rent_search(s, prices, limits, currency=currency))
 
 
-def money(value: float, currency: str) -> str:
-    """A price per hour or per million tokens: two decimals (0.25 USD, where format_cost's whole units read 0)."""
-    return f"{value:,.2f} {currency}".rstrip()
-
-
 def budget_money(value: float, currency: str) -> str:
     """A budget as typed ("--budget-per-hour 0.004" printed "at most 0.00 an hour", user audit 12)."""
     return format_price(value, currency)
@@ -81,7 +76,8 @@ def serve_row_text(o: dict[str, Any], currency: str, users: int, tr: Callable[[s
     serves 50 of them, TPOT 59.3 ms, TTFT 0.34 s, 3,371 output tokens/s" (tokens/s of all the replicas)."""
     shape = instance_words(o["instance_gpus"], o["replicas"], tr)
     cost = tr(QT_TRANSLATE_NOOP("cli", "{hour} an hour, {million} per million output tokens")).format(
-        hour=money(o["cost_per_hour"], currency), million=money(o["cost_per_million_output_tokens"], currency)) if (
+        hour=format_money(o["cost_per_hour"], currency),
+        million=format_money(o["cost_per_million_output_tokens"], currency)) if (
         o["cost_per_hour"] is not None) else tr(QT_TRANSLATE_NOOP("cli", "no price set"))
     return tr(QT_TRANSLATE_NOOP("cli", "{n} x {gpu} ({shape}): {cost}; {users}, TPOT {tpot:.1f} ms, TTFT {ttft}, "
                                        "{tps:,.0f} output tokens/s")).format(
@@ -114,7 +110,7 @@ def serve_range_text(o: dict[str, Any], currency: str, tr: Callable[[str], str] 
     if "cost_per_million_output_tokens_range" in o:
         c_low, c_high = o["cost_per_million_output_tokens_range"]
         text += tr(QT_TRANSLATE_NOOP("cli", ", {low} to {high} per million")).format(
-            low=money(c_low, "").strip(), high=money(c_high, currency))
+            low=format_money(c_low, "").strip(), high=format_money(c_high, currency))
     return text
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario
-from ..units import format_bytes, format_count, format_seconds
+from ..units import format_bytes, format_count, format_money, format_seconds
 from .result import REFUSED, ServingMemory
 from .speed import ServingSpeed, cost_per_million_output_tokens
 from .speed_band import speed_range_basis, speed_range_text, speed_ranges
@@ -65,7 +65,7 @@ def million_tokens_cost_words(s: Scenario, speed: ServingSpeed) -> Message | Non
     if figures is None:
         return None
     cost, low, high = figures
-    money: Message | str = f"{cost:,.2f} {s.currency}" if s.currency else message(
+    money: Message | str = format_money(cost, s.currency) if s.currency else message(
         QT_TRANSLATE_NOOP("engine", "{cost} (in the price's currency)"), cost=f"{cost:,.2f}")
     line = message(COST_LINE, cost=money, n=s.world_size) if s.world_size != 1 else message(COST_LINE_ONE_GPU,
                                                                                             cost=money)
