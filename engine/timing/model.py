@@ -49,6 +49,7 @@ from .links import dispatch_seconds, ep_ranks, link, nvlink_domain
 from .lora_adapters import adapters_of
 from .mfu import compute_format, mfu_format, step_flops_per_token
 from .mtp import mtp_groups, mtp_seconds
+from .node_boundary import crossing_slack
 from .nvfp4 import trains_nvfp4
 from .offload import optimizer_seconds
 from .pipeline import model_chunks, pipeline_seconds, stages_once
@@ -332,7 +333,9 @@ def step_time(s: Scenario) -> StepTime:
     fill = once(lambda st: st.total) if s.pp > 1 else 0.0  # one stage: no bubble (pipeline_seconds reads no fill)
     if s.pp > 1 and s.pp_schedule in ZERO_BUBBLE_SCHEDULES:  # W deferred into the bubble (zero_bubble.py)
         fill = zero_bubble_fill(s.pp_schedule, s.pp, ga, fill, once(lambda st: st.wgrad))
-    pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill)
+    slack = crossing_slack(s, hw, spec.layers, busiest.total, lambda i, r: (timed.get((i, r.start, r.stop)) or timed.get(
+        (1, 0, len(r))) or stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r, units)).total)  # node_boundary.py
+    pp_comm, bubble = pipeline_seconds(s, spec, hw, rates, prof, fill, slack)
     dp_comm, copies = data_parallel_seconds(s, hw, prof, rates, dt, busiest, spec)
     copies += kept_gradients_seconds(s, prof, rates, dt, busiest) + autocast_seconds(s, spec, prof, rates, dt, busiest)
     copies += step_gradient_pass_seconds(s, prof, rates, busiest)  # the step's passes over whole gradients

@@ -13,6 +13,7 @@ from ..scenario.pipeline_ends import V_CHUNKS, v_placed
 from .gemm import Rates
 from .hardware import Hardware
 from .links import link, nvlink_domain
+from .node_boundary import crossing_seconds, crossing_transfers
 from .overlapped_p2p import overlapped_exchange_seconds
 from .p2p_exchange import synced_exchange_seconds, synchronised
 from .tied_embeddings import tied_embedding_seconds
@@ -20,9 +21,13 @@ from .zero_bubble import ZERO_BUBBLE_SCHEDULES
 
 
 def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, prof: dict[str, Any],
-                     fill: float) -> tuple[float, float]:
+                     fill: float, crossing_slack: float | None = None) -> tuple[float, float]:
     """(point-to-point sends, bubble) of the pipeline schedule per step; `fill`: seconds of one micro-batch through
-    every stage but the busiest (stages_once less the busiest stage), the bubble's compute.
+    every stage but the busiest (stages_once less the busiest stage), the bubble's compute; `crossing_slack`: how much
+    shorter than the busiest stage the busiest stage next to a node boundary is (node_boundary.crossing_slack; None:
+    no stage sits at one). Where the exchanges block, such a stage's crossing transfers over the NIC set the steady
+    state's period when they exceed that slack, and the fill crosses each boundary once each way
+    (engine/timing/node_boundary.py).
 
     A stage sends each micro-batch's activation on and its gradient back. Where the framework splits what it sends
     over the TP ranks (presets/efficiency.json frameworks pipeline_p2p_split_over_tp: DeepSpeed's PipelineEngine
@@ -64,23 +69,38 @@ def pipeline_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, rates: Rates, p
     transfers = 4 if prof.get("pipeline_blocking_p2p") else 2
     one = act / pp_link + pp_lat
     virtual = model_chunks(s)
+    synced = synchronised(prof, virtual) and s.pp_schedule not in ZERO_BUBBLE_SCHEDULES
+    crossing, crossing_fill = _crossing(s, hw, prof, act, synced and virtual == 1, crossing_slack)
     # every chunk's exchange exposed, each a round trip + launch (p2p_exchange.py); the zero-bubble fork's schedule
     # waits on its batch_isend_irecv requests without synchronising (zero_bubble.py)
-    if synchronised(prof, virtual) and s.pp_schedule not in ZERO_BUBBLE_SCHEDULES:
-        per_micro_batch = synced_exchange_seconds(s, virtual, act / pp_link, pp_lat, gather)
+    if synced:
+        per_micro_batch = synced_exchange_seconds(s, virtual, act / pp_link, pp_lat, gather) + crossing
     elif overlaps_chunk_exchanges(s, prof, virtual):  # Megatron-Core's overlap_p2p_comm (overlapped_p2p.py)
         steady, ends = overlapped_exchange_seconds(s.pp, virtual, ga, one + gather, fill)
         return steady + tied_embedding_seconds(s, spec, hw), fill / virtual + ends
     else:
-        per_micro_batch = transfers * one + rebuilds
+        per_micro_batch = transfers * one + rebuilds + crossing
         if v_placed(s):  # ZB-V: 2 pp chunk boundaries, twice 1F1B's sends (zero_bubble.py)
             per_micro_batch *= V_CHUNKS
     pp_comm = ga * per_micro_batch + tied_embedding_seconds(s, spec, hw)  # once a step (tied_embeddings.py)
     # interleaving splits the bubble's compute into 1/vpp chunks, but each of the (pp - 1) warm-up steps still waits
     # for one send, which it does not shrink (arXiv:2104.04473 section 2.2.2; overlap_p2p_comm hides only the steady
     # state's)
-    bubble = fill / (1 if v_placed(s) else virtual) + (s.pp - 1) * 2 * (one + gather)
+    bubble = fill / (1 if v_placed(s) else virtual) + (s.pp - 1) * 2 * (one + gather) + crossing_fill
     return pp_comm, bubble
+
+
+def _crossing(s: Scenario, hw: Hardware, prof: dict[str, Any], act: float, synced_1f1b: bool,
+              slack: float | None) -> tuple[float, float]:
+    """(seconds a micro-batch's period gains, seconds the fill gains) from the stages next to a node boundary: the
+    crossing transfers of a blocking schedule (Megatron-LM's synchronised 1F1B, DeepSpeed's blocking p2p) beyond the
+    slack, and one crossing each way per boundary in the fill (node_boundary.py)."""
+    blocking = synced_1f1b or (bool(prof.get("pipeline_blocking_p2p")) and s.pp_schedule not in ZERO_BUBBLE_SCHEDULES)
+    transfers = crossing_transfers(s, prof, blocking)
+    if slack is None or not transfers:
+        return 0.0, 0.0
+    boundaries = (s.pp - 1) // (nvlink_domain(s, hw) // (s.tp * s.cp * s.dp))
+    return max(0.0, crossing_seconds(s, hw, act, transfers) - slack), boundaries * crossing_seconds(s, hw, act, 2)
 
 
 def overlaps_chunk_exchanges(s: Scenario, prof: dict[str, Any], chunks: int) -> bool:
