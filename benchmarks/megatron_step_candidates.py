@@ -36,6 +36,11 @@ Candidates, per micro-batch on the busiest stage (ms), with the code that runs t
      fp32, tril, < 0.5: 17 bytes per (s x s) element) on the first and last stages; BigScience precomputes the mask
      once (Megatron-DeepSpeed 1cb76a64 pretrain_gpt.py lines 56-71, args.attn_mask).
 
+Last, a what-if that is no model term: were the gap the slowest of the pipeline's p GPUs pacing a lock-step steady
+state (the fill and drain pass each stage once and average the GPUs), the spread of GPU speed each 1F1B layout would
+imply (gap / b / E[max of p standard normals]); a layout whose stage is a TP group (BigScience) is already the slowest
+of its TP ranks, so its figure is an upper bound.
+
 Run: .venv/bin/python benchmarks/megatron_step_candidates.py [SOURCE ...]  (default: Zero Bubble's and BigScience's)
 """
 
@@ -43,6 +48,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -112,6 +118,13 @@ def candidates(sc: dict[str, Any]) -> dict[str, float]:
     }
 
 
+def expected_max_of_normals(n: int, steps: int = 4000) -> float:
+    """E[max of n independent standard normal draws] (numerically: the integral of x n phi(x) Phi(x)^(n-1))."""
+    unit, lo, hi = NormalDist(), -8.0, 8.0
+    dx = (hi - lo) / steps
+    return sum((x := lo + (i + 0.5) * dx) * n * unit.pdf(x) * unit.cdf(x) ** (n - 1) * dx for i in range(steps))
+
+
 def main() -> None:
     sources = tuple(sys.argv[1:]) or SLOPE_SOURCES
     print("per micro-batch on the busiest stage, ms: gap = measured b - predicted b (no MFU ceiling); a: measured -"
@@ -120,6 +133,7 @@ def main() -> None:
           " M mask building (module docstring: the code of each)")
     print(f"{'layout':58} {'stage':6} {'gap':>6} {'a':>6} {'(p-1)gap':>8} {'X':>5} {'E':>5} {'G':>5} {'S':>5} "
           f"{'C':>5} {'M':>5} {'S+C+M':>6}")
+    spreads = []
     for g in slopes(sources):
         (am, bm), (ap, bp) = g["measured"], g["predicted"]
         source, model, gpus, mb, schedule, tp, pp, vpp, _ = g["layout"]
@@ -130,6 +144,13 @@ def main() -> None:
         print(f"{label:58} {c['kind']:6} {gap:6.2f} {(am - ap) * 1e3:6.0f} {(pp - 1) * gap:8.0f} "
               f"{c['X'] * 1e3:5.2f} {c['E'] * 1e3:5.2f} {c['G'] * 1e3:5.2f} {c['S'] * 1e3:5.3f} {c['C'] * 1e3:5.3f} "
               f"{c['M'] * 1e3:5.3f} {small:6.3f}")
+        if schedule == "1f1b" and vpp == 1:
+            spreads.append((label, pp, (bm - bp) / bm / expected_max_of_normals(pp)))
+    print("\nWhat-if, not a model term (no A100 figure): were the gap the slowest of the pipeline's GPUs pacing a "
+          "lock-step steady state (fill and drain average the GPUs, so a would not see it), the spread of GPU speed "
+          "(standard deviation) each 1F1B layout implies: gap / b / E[max of p standard normals]")
+    for label, pp, sigma in spreads:
+        print(f"  {label:58} pp {pp:3d}: {sigma:.1%}")
     print("\nS + C + M stay below 0.1 ms a micro-batch against gaps of 1.4-43 ms; G is the stage's own work (it would "
           "raise a by (p-1) x as much, where a matches already) and hidden under the GEMM's roofline; what is left is "
           "the steady state's own: a GPU-to-GPU spread under lock-step (SC22, arXiv:2208.11035: 8% average "
