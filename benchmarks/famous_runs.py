@@ -11,9 +11,11 @@ For runs whose stack lacked techniques the search may choose (RESTRICTED), a sec
 plan of the search restricted to the techniques the run had, and its ratio to the measurement. The headline count
 stays the unrestricted first plan against the run's measurement; the like-for-like count is printed beside it.
 
-Run: .venv/bin/python benchmarks/famous_runs.py [--cross-validated]
+Run: .venv/bin/python benchmarks/famous_runs.py [--cross-validated] [--terms]
   --cross-validated: the search and the estimate leave the run's own source out of the MFU ceilings (the honest
   figure for a run the model was never fitted to); without it they run as a user's search does.
+  --terms: also each run's step, term by term (compute, memory-bound, each collective, bubble, optimizer, host), in
+  the estimate of the published layout and in the first plan's: where the first plan gains.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from engine.timing import step_time  # noqa: E402
 from engine.timing.ceiling import frozen_weights, leave_out, mfu_ceiling  # noqa: E402
 from engine.timing.hardware import hardware_for  # noqa: E402
 from engine.timing.mfu import mfu_format  # noqa: E402
+from engine.timing.step_result import BREAKDOWN_KEYS, StepTime  # noqa: E402
 
 # (what the run is, its row id in the published set). Llama 3 405B: arXiv:2407.21783 Table 4; Megatron-LM 1T and
 # GPT-3 175B: arXiv:2104.04473 Tables 1 and 2 (megatron-lm-sc21.json); Llama 3.1 405B and Nemotron-4 340B: NVIDIA's
@@ -133,6 +136,18 @@ def best_measured_twin(row: dict[str, Any], rows: list[dict[str, Any]]) -> dict[
     return max(twins, key=lambda r: float(r["measured"]))
 
 
+def term_gains(published: StepTime, first: StepTime | None) -> list[tuple[str, float, float]]:
+    """Where the first plan gains on the published layout, term by term (engine/timing/step_result.py
+    BREAKDOWN_KEYS): (term, seconds a step in the estimate of the published layout, in the first plan's), the step
+    itself last. The search keeps the run's global batch and sequence length, so both steps train the same tokens.
+    Terms zero in both are left out; [] where no plan fits."""
+    if first is None:
+        return []
+    mine, theirs = published.breakdown_seconds, first.breakdown_seconds
+    return [(k, mine[k], theirs[k]) for k in BREAKDOWN_KEYS if mine[k] or theirs[k]] + [
+        ("step", published.step_seconds, first.step_seconds)]
+
+
 def famous_figures(row: dict[str, Any], cross_validated: bool = False) -> dict[str, Any]:
     """One famous run's figures: the published layout and measurement, the estimate for that layout, the first plan
     of the throughput search, the MFU ceiling check and, for a RESTRICTED run, the like-for-like figures."""
@@ -160,10 +175,11 @@ def famous_figures(row: dict[str, Any], cross_validated: bool = False) -> dict[s
             "same_recompute": (layout_text(same_recompute.scenario), same_recompute.time.tokens_per_second_per_gpu)
             if same_recompute is not None and same_recompute is not first else None,
             "seconds": seconds, "estimates": result.estimates, "like_for_like": alike,
+            "terms": term_gains(own, first.time if first else None),
             "in_space": any(all(lay[k] == getattr(s, k) for k in LAYOUT_KEYS) for lay in result.ranked)}
 
 
-def main(cross_validated: bool = False) -> None:
+def main(cross_validated: bool = False, terms: bool = False) -> None:
     rows = {r["id"]: r for r in load_rows()}
     print("Fastest layouts on famous runs" + (" (cross-validated: own source out of the ceilings)"
                                                if cross_validated else ""))
@@ -196,6 +212,10 @@ def main(cross_validated: bool = False) -> None:
             print(f"  like for like ({alike['restriction']}):")
             print(f"    first plan {alike['first']:<56} predicted {alike['predicted']:7.1f} tok/s/GPU, ratio "
                   f"{alike['ratio']:.3f} ({'within' if abs(alike['ratio'] - 1) <= 0.10 else 'beyond'} 10%)")
+        if terms:
+            print(f"  {'term, seconds a step':<24}{'published':>10}{'first plan':>12}{'difference':>12}")
+            for key, mine, theirs in f["terms"]:
+                print(f"    {key:<22}{mine:10.3f}{theirs:12.3f}{theirs - mine:+12.3f}")
         if not f["in_space"]:
             print("  the published layout (tp, cp, pp, ep, schedule, vpp) is not among the layouts the search visits")
         if best["id"] != row_id:
@@ -211,4 +231,4 @@ def main(cross_validated: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    main("--cross-validated" in sys.argv[1:])
+    main("--cross-validated" in sys.argv[1:], "--terms" in sys.argv[1:])

@@ -125,3 +125,28 @@ def test_the_fastest_measured_twin_is_the_same_model_gpu_format_and_length(rows)
     for _name, row_id in FAMOUS:
         best = best_measured_twin(rows[row_id], list(rows.values()))
         assert float(best["measured"]) >= float(rows[row_id]["measured"]), row_id
+
+
+def test_the_term_by_term_comparison_adds_up_and_places_the_pipeline_gain(rows):
+    """benchmarks/famous_runs.py --terms sets each term of the step (engine/timing/step_result.py BREAKDOWN_KEYS) of
+    the published layout's estimate beside the first plan's. The terms add up to each step, and the search keeps the
+    run's global batch, so both steps train the same tokens (tokens/s per GPU = tokens a step / step / GPUs). Nemotron-4
+    340B on 128 GB200 (DGX Cloud 25.05.05, TP 8 x PP 4 x VP 12, dgxc-benchmarking.json): its first plan runs without
+    pipeline parallelism (TP 8 x DP 16), so its pipeline bubble is nought where the published layout's is not."""
+    from famous_runs import term_gains
+
+    from engine import scenario_from_dict
+    from engine.planning.speed_search import speed_search
+    from engine.timing import step_time
+
+    row = rows["dgxc-25.05.05-nemotron-340b-bf16-gb200-gb200-128-gbs32"]
+    s = scenario_from_dict(row["scenario"])
+    own, first = step_time(s), speed_search(s).plans[0]
+    terms = term_gains(own, first.time)
+    assert terms[-1] == ("step", own.step_seconds, first.time.step_seconds)
+    assert sum(t[1] for t in terms[:-1]) == pytest.approx(own.step_seconds)
+    assert sum(t[2] for t in terms[:-1]) == pytest.approx(first.time.step_seconds)
+    assert own.tokens_per_step == first.time.tokens_per_step
+    bubble = dict((k, (a, b)) for k, a, b in terms)["bubble"]
+    assert first.scenario.pp == 1 and bubble[1] == 0.0 < bubble[0]
+    assert term_gains(own, None) == []
