@@ -73,6 +73,7 @@ QUICK_MAINS: dict[str, list[str]] = {
     "torchao_linear_kernels": [],
     "ub_overlap_count": [],
     "verl_lora_host_counts": ["--model-counts"],
+    "verl_tp8_rollout_gap": [],
 }
 
 
