@@ -29,7 +29,15 @@ vLLM 0.7.3 (the PyPI wheel; the logs' warnings sit at its lines, h-v0loop). What
   (vllm/lora/models.py LoRAModel.from_lora_tensors lines 122-171) before they are copied into the LoRA stacks. The
   model counts one round trip per adapter tensor, not their bytes (adapter_sync.py); the bytes are priced below at
   the pinned host rate and its pageable share (presets/efficiency.json pcie); the CPU's dtype conversion and pinning
-  are not priced (no host-memory rate for a Ray worker's single thread).
+  are not priced (no host-memory rate for a Ray worker's single thread). The reshard's gap is about a constant a
+  layer (21-28 ms) plus ~24 ms per GB of the layer's fp32 at 8 GPUs (printed below). What runs per layer: verl sets
+  SHARDED_STATE_DICT on the actor (fsdp_vllm.py lines 72-80; full_params is "hf" in load_format, fsdp_workers.py
+  line 478: false for safetensors), so the layered summon's submodule.state_dict() runs FSDP1's sharded state-dict
+  hooks, which unshard (pytorch torch/distributed/fsdp/_state_dict_utils.py _sharded_pre_state_dict_hook: 'We have to
+  create ShardedTensor first') and chunk every parameter of the layer (param_hook, _ext_chunk_tensor), with a device
+  synchronize per FSDP unit (15 a layer: the layer and its 14 adapter units); then get_torch_device().empty_cache()
+  after each layer (fsdp_utils.py line 495) returns the layer's fp32 buffers to the driver, so the next layer
+  allocates them anew. No per-call or per-GB price was found for these, so they are printed, not priced.
 - Not in the code, a reading of it: a TP-8 engine's ranks meet at every all-reduce (NCCL, 2 a layer), so a
   host-bound step advances at its slowest rank's launches, 8 processes against 2 at TP 2 (Python's garbage
   collection and the OS's scheduling pause one rank at a time). No source prices that spread.
@@ -103,6 +111,7 @@ def row_figures(row: dict[str, Any]) -> dict[str, Any]:
     adapters = whole_model_params(s, spec).lora
     return {
         "id": row["id"].removeprefix(ROW_PREFIX), "layers": spec.layers, "tp": tp, "running": running,
+        "gpus": s.gpus_per_node,
         "gen": _median_timer(row, "gen"), "generate": _median_timer(row, "generate_sequences"),
         "reshard": _median_timer(row, "reshard"), "iterations": detail["decode_iterations"],
         "measured_iteration": ptt.measured_decode_iteration_seconds(row),
@@ -113,7 +122,7 @@ def row_figures(row: dict[str, Any]) -> dict[str, Any]:
         "custom_ar": per_step * all_reduce_seconds(s, hw, tp, message),
         "nccl_ar": per_step * nccl_all_reduce_seconds(s, hw, tp, message),
         "logits_gather": (tp - 1) / tp * running * spec.vocab * LOGIT_BYTES / hw.intra_bytes_per_s,
-        "adapter_bytes": adapters * FP32_BYTES,
+        "adapter_bytes": adapters * FP32_BYTES, "layer_fp32_bytes": spec.total_params * FP32_BYTES / spec.layers,
         "adapter_copies": adapters * FP32_BYTES / (hw.host_bytes_per_s * pageable_fraction(s))
         + adapters * LOGIT_BYTES / hw.host_bytes_per_s,
     }
@@ -158,6 +167,22 @@ def print_iterations(figures: list[dict[str, Any]]) -> None:
                   f"{max(f['layers'] for f in group)} layers)")
 
 
+def print_reshard(figures: list[dict[str, Any]]) -> None:
+    print("\n## The reshard's gap by layer: a constant a layer and a share growing with the layer's fp32 bytes\n")
+    print("| row | GPUs | layers | reshard gap (s) | gap a layer (ms) | a layer's fp32 (GB) | gap a layer per GB (ms) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for f in figures:
+        if f["reshard"] is None:
+            continue
+        gap = f["reshard"] - f["est_reshard"]
+        per_layer = gap / f["layers"]
+        print(f"| {f['id']} | {f['gpus']} | {f['layers']} | {gap:+.2f} | {per_layer * 1e3:.1f} | "
+              f"{f['layer_fp32_bytes'] / 1e9:.2f} | {per_layer * 1e3 / (f['layer_fp32_bytes'] / 1e9):.1f} |")
+    print("\nverl's layered summon (module docstring) unshards each decoder layer in fp32, then empty_cache: each layer "
+          "allocates and frees its full fp32 buffers anew, and under SHARDED_STATE_DICT its state_dict() clones every "
+          "parameter again; no per-call or per-GB figure for either was found.")
+
+
 def print_candidates(figures: list[dict[str, Any]]) -> None:
     print("\n## Candidates read in the runs' code, priced where a source prices them (module docstring)\n")
     print("| row | all-reduces per decode step, custom -> NCCL (ms, GPU) | logits all-gather per step (ms, GPU) | "
@@ -179,6 +204,7 @@ def main() -> int:
     figures = [row_figures(row) for row in rows]
     print_timers(figures)
     print_iterations(figures)
+    print_reshard(figures)
     print_candidates(figures)
     return 0
 
