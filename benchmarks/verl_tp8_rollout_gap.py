@@ -1,8 +1,10 @@
-"""Diagnosis: verl-data's GRPO-LoRA rollouts at TP 8 (Qwen2.5-14B / 32B / 72B on 8 GPUs) generate 21-34% slower than
-estimated, while the TP-2 rows (0.5B-7B) are within -10..+9% (issue 23, post-training generation; branch h-verlgen;
-the time model is unchanged). Prints, per row, the log's own timers against the estimate's parts, the gap per decode
-iteration and per layer, and the candidate mechanisms read in the code the runs used, each with its seconds where a
-source prices it.
+"""Diagnosis: verl-data's GRPO-LoRA rollouts at TP 8 (Qwen2.5-14B / 32B / 72B on 8 GPUs) generate 20-33% slower than
+estimated, while the TP-2 rows (0.5B-7B) are within -9..+10% (issue 23, post-training generation; branch h-verlgen).
+Prints, per row, the log's own timers against the estimate's parts, the gap per decode iteration and per layer, and the
+candidate mechanisms read in the code the runs used, each with its seconds where a source prices it. Of these, the
+model now counts the all-reduce calls' own Python at TP > 1 (engine/posttraining/eager_decode.py
+VLLM_V0_TP_ALL_REDUCE_PYTHON_VIEW_CALLS, measured by benchmarks/vllm_v0_tp_all_reduce_host.py): about 1 point of
+the TP-8 rows' generation gap.
 
 The runs' code: volcengine/verl at 9466d371e (the commit that linked the GRPO-LoRA logs, docs/algo/baseline.md) and
 vLLM 0.7.3 (the PyPI wheel; the logs' warnings sit at its lines, h-v0loop). What it says about a TP-8 engine:
