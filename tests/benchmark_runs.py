@@ -31,6 +31,7 @@ OUTSIDE_ENVIRONMENT = {
     "vllm_v0_eager_decode_host": "runs vLLM 0.7.3's model code: torch and the release's Python files",
     "vllm_v0_output_host": "runs vLLM 0.7.3's output processing: torch, tokenizers and the release's Python files",
     "vllm_v0_sampler_host": "runs vLLM 0.7.3's sampler: torch and the release's Python files",
+    "vllm_v0_tp_all_reduce_host": "runs vLLM 0.7.3's all-reduce call path: torch, the release's Python files and cc",
     "vllm_v1_eager_forward_host": "runs vLLM 0.11.2's model code: torch and the release's Python files",
     "vllm_v1_engine_step_host": "runs vLLM 0.11.2's engine core: torch and the release's Python files",
     "vllm_v1_output_host": "runs vLLM 0.11.2's output processor: torch, tokenizers and the release's Python files",
@@ -73,6 +74,7 @@ QUICK_MAINS: dict[str, list[str]] = {
     "torchao_linear_kernels": [],
     "ub_overlap_count": [],
     "verl_lora_host_counts": ["--model-counts"],
+    "verl_tp8_rollout_gap": [],
 }
 
 

@@ -189,9 +189,13 @@ def test_eager_engine_decode_is_held_by_the_host_launches() -> None:
     assert spec.layers == 28 and spec.qk_norm == "none"
     assert abs(eager_decode_host_seconds(s, spec, 2) - 28 * per_layer) < 1e-12
     # vLLM V0's own Python around those calls (the row's engine is vLLM 0.7.3 V0), measured by
-    # benchmarks/vllm_v0_eager_decode_host.py: 52.5 view calls a layer and 43.3 a forward, on the H100 host (factor 1)
+    # benchmarks/vllm_v0_eager_decode_host.py: 52.5 view calls a layer and 43.3 a forward, on the H100 host (factor 1);
+    # at TP 2 each layer's two all-reduce calls add their Python, 3.6 view calls each beyond the counted launch
+    # (benchmarks/vllm_v0_tp_all_reduce_host.py: vLLM 0.7.3's path to the communicator, the custom all-reduce's)
     v0_python = (28 * 52.5 + 43.3) * fig["view_seconds"]["value"]
-    assert eager_decode_host_seconds(s, spec, 2, "vllm") == pytest.approx(28 * per_layer + v0_python)
+    tp_calls = 28 * 2 * 3.6 * fig["view_seconds"]["value"]
+    assert eager_decode_host_seconds(s, spec, 2, "vllm") == pytest.approx(28 * per_layer + v0_python + tp_calls)
+    assert eager_decode_host_seconds(s, spec, 1, "vllm") < eager_decode_host_seconds(s, spec, 2, "vllm")
     eager = dict(step_time(s).generation)
     graphs = dict(step_time(s.with_unchecked(rollout_enforce_eager=False)).generation)
     # the iteration: the launches' floor (above the roofline here) and then V0's output processing, scheduling and
@@ -214,16 +218,16 @@ def test_eager_engine_decode_is_held_by_the_host_launches() -> None:
     assert latest["sampler_host_seconds_per_step"] == 0.0 < graphs["sampler_host_seconds_per_step"]
     # V1's eager model code runs in an enforce_eager rollout engine as in a served --enforce-eager one: its measured
     # Python (benchmarks/vllm_v1_eager_forward_host.py: 55.8 view calls a layer, 37.5 a forward; the figure serving's
-    # host_iteration.py prices) in place of V0's 52.5 and 43.3; with graphs captured none (a batch beyond them runs
-    # V1's torch.compile'd forward, not measured)
+    # host_iteration.py prices) in place of V0's 52.5 and 43.3 and V0's all-reduce calls (V1's were not measured); with
+    # graphs captured none (a batch beyond them runs V1's torch.compile'd forward, not measured)
     from engine.posttraining.eager_decode import v1_python_seconds
     v1_python = (28 * 55.8 + 37.5) * fig["view_seconds"]["value"]
-    assert eager_decode_host_seconds(s, spec, 2, "vllm", True) == pytest.approx(28 * per_layer + v0_python)
+    assert eager_decode_host_seconds(s, spec, 2, "vllm", True) == pytest.approx(28 * per_layer + v0_python + tp_calls)
     v1 = s.with_unchecked(rollout_engine_release="latest")
     assert eager_decode_host_seconds(v1, spec, 2, "vllm", True) == pytest.approx(28 * per_layer + v1_python)
     assert v1_python_seconds(v1, spec, "vllm", False) == 0.0 == v1_python_seconds(v1, spec, "sglang", True)
     assert latest["eager_host_seconds_per_step"] - eager["eager_host_seconds_per_step"] == pytest.approx(
-        v1_python - v0_python)
+        v1_python - v0_python - tp_calls)
     # V1 (the newest vLLM) runs its engine loop in series with each step, eager or not (engine_step_host.py); a V0
     # release has V0's terms instead
     from engine.serving.engine_step_host import engine_step_host_seconds

@@ -26,11 +26,15 @@ the forward's own (embedding, final norm, set_forward_context, compute_logits: t
 nothing counted for it) VLLM_V0_FORWARD_PYTHON_VIEW_CALLS; at 320 sequences the forward takes more, all of it in
 the CPU's own matrix products (torch.profiler: aten::mm and addmm), which a GPU runs: the forward's Python does not
 grow with the batch (the per-sequence work is the loop's: engine_loop.py). Priced at view_seconds on the run's host,
-as adapter_units.py prices FSDP1's measured Python. Taken for the engines that run vLLM V0 (engine_loop.py
-runs_v0_loop), whose model code was measured. A V1 engine built with enforce_eager runs V1's eager model code, the
-code a served --enforce-eager vLLM runs: it takes serving's measured V1 figure (engine/serving/host_iteration.py
-VLLM_V1_LAYER_PYTHON_VIEW_CALLS, benchmarks/vllm_v1_eager_forward_host.py), and none for a batch beyond its captured
-graphs, which V1 runs through its torch.compile'd forward (not measured), as serving does.
+as adapter_units.py prices FSDP1's measured Python. At TP > 1 each layer's two all-reduce calls add theirs
+(benchmarks/vllm_v0_tp_all_reduce_host.py: vLLM 0.7.3's GroupCoordinator.all_reduce, its torch.ops.vllm.all_reduce
+custom op, CudaCommunicator and pynccl's ctypes call, or the custom all-reduce's path, on the CPU with a C no-op for
+NCCL; VLLM_V0_TP_ALL_REDUCE_PYTHON_VIEW_CALLS beyond the launch the layer counts). Taken for the engines that run
+vLLM V0 (engine_loop.py runs_v0_loop), whose model code was measured. A V1 engine built with enforce_eager runs V1's
+eager model code, the code a served --enforce-eager vLLM runs: it takes serving's measured V1 figure
+(engine/serving/host_iteration.py VLLM_V1_LAYER_PYTHON_VIEW_CALLS, benchmarks/vllm_v1_eager_forward_host.py), and
+none for a batch beyond its captured graphs, which V1 runs through its torch.compile'd forward (not measured), as
+serving does.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..serving.host_iteration import (
     VLLM_ENGINE,
+    VLLM_TP_ALL_REDUCES_PER_LAYER,
     paged_layer_host_seconds,
     transformers_decode_host_seconds,
     vllm_v1_eager_python_seconds,
@@ -54,14 +59,22 @@ from .engine_loop import runs_v0_loop
 # median of three runs at 1 sequence: layer 53.0, 52.5, 49.3; forward 43.3, 42.3, 48.1)
 VLLM_V0_LAYER_PYTHON_VIEW_CALLS = 52.5
 VLLM_V0_FORWARD_PYTHON_VIEW_CALLS = 43.3
+# vLLM 0.7.3's Python of one tensor-parallel all-reduce call beyond its one counted launch (the layer's two at TP > 1,
+# which the layer figure above, measured at TP 1, does not hold), in view calls of the measuring CPU:
+# benchmarks/vllm_v0_tp_all_reduce_host.py (three runs: the custom all-reduce's path 4.5, 3.6, 3.3; pynccl's, which
+# verl's disable_custom_all_reduce=True takes, 4.5, 4.6, 4.0): the custom path's median, the lower of the two
+VLLM_V0_TP_ALL_REDUCE_PYTHON_VIEW_CALLS = 3.6
 
 
-def v0_python_seconds(s: Scenario, spec: ModelSpec, rollout_engine: str) -> float:
+def v0_python_seconds(s: Scenario, spec: ModelSpec, rollout_engine: str, tp: int = 1) -> float:
     """Host seconds of vLLM V0's measured Python of one eager decode forward beyond its counted calls (module
-    docstring), on the run's host; 0 for an engine that does not run V0."""
+    docstring), on the run's host, with each layer's all-reduces' Python when the engine splits over `tp` > 1 GPUs;
+    0 for an engine that does not run V0."""
     if not runs_v0_loop(s, rollout_engine):
         return 0.0
-    return (spec.layers * VLLM_V0_LAYER_PYTHON_VIEW_CALLS + VLLM_V0_FORWARD_PYTHON_VIEW_CALLS) * host_call_seconds(s)[1]
+    all_reduces = spec.layers * VLLM_TP_ALL_REDUCES_PER_LAYER if tp > 1 else 0
+    return (spec.layers * VLLM_V0_LAYER_PYTHON_VIEW_CALLS + VLLM_V0_FORWARD_PYTHON_VIEW_CALLS
+            + all_reduces * VLLM_V0_TP_ALL_REDUCE_PYTHON_VIEW_CALLS) * host_call_seconds(s)[1]
 
 
 def v1_python_seconds(s: Scenario, spec: ModelSpec, rollout_engine: str, enforce_eager: bool) -> float:
@@ -83,7 +96,7 @@ def eager_decode_host_seconds(s: Scenario, spec: ModelSpec, tp: int, rollout_eng
     all-reduces), and the engine's measured model Python around them: V0's where the rollout engine runs V0, V1's
     where a V1 engine runs `enforce_eager`."""
     return spec.layers * paged_layer_host_seconds(spec, tp) * host_speed_factor(s) + v0_python_seconds(
-        s, spec, rollout_engine) + v1_python_seconds(s, spec, rollout_engine, enforce_eager)
+        s, spec, rollout_engine, tp) + v1_python_seconds(s, spec, rollout_engine, enforce_eager)
 
 
 def dynamic_cache_bytes_per_token(s: Scenario, spec: ModelSpec, tp: int, compute_bytes: int) -> float:
@@ -120,5 +133,6 @@ def trainer_generate_host_seconds(s: Scenario, spec: ModelSpec) -> float:
                                                                  + linear4bit_decode_host_seconds(s, spec))
 
 
-__all__ = ["VLLM_V0_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V0_LAYER_PYTHON_VIEW_CALLS", "dynamic_cache_bytes_per_token",
+__all__ = ["VLLM_V0_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V0_LAYER_PYTHON_VIEW_CALLS", "VLLM_V0_TP_ALL_REDUCE_PYTHON_VIEW_CALLS",
+           "dynamic_cache_bytes_per_token",
            "eager_decode_host_seconds", "trainer_generate_host_seconds", "v0_python_seconds", "v1_python_seconds"]
