@@ -104,7 +104,7 @@ def run_range_message(time_range: tuple[float, float], hours_range: tuple[float,
     if cost_range is None:
         return message(RUN_RANGE, time=time, hours=hours)
     return message(RUN_RANGE_COST, time=time, hours=hours,
-                   cost=span(f"{cost_range[0]:,.0f}", format_cost(cost_range[1], currency)))
+                   cost=span(format_cost(cost_range[0], ""), format_cost(cost_range[1], currency)))
 
 
 __all__ = ["MULTIPLES_AND_RANGE", "MULTIPLES_AND_RANGE_ABOVE", "MULTIPLES_AND_RANGE_BELOW", "RUN_RANGE",

@@ -19,7 +19,8 @@ def test_the_cost_names_its_currency_in_text_and_card():
 
     s = scenario_from_dict({**PRICED, "currency": "EUR"})
     t = step_time(s)
-    assert f"cost {t.cost:,.0f} EUR" in render_time(t, currency=s.currency)
+    assert t.cost < 100  # under 100 to the cent (units.format_cost: whole units read 65.71 as "66")
+    assert f"cost {t.cost:,.2f} EUR" in render_time(t, currency=s.currency)
     _sentences, rows = time_facts(s, estimate(s), t)
     assert any(str(value).endswith(" EUR") for _label, value in rows)
     unnamed = scenario_from_dict(PRICED)  # the default: the price's own, unnamed currency, said as before

@@ -83,6 +83,7 @@ def test_compare_names_each_component_once_and_each_cost_in_its_currency(qtbot):
     assert labels.count("Optimizer states") == 1 and labels.count("Gradients") == 1
     rows = table_rows(window.compare)
     times = [step_time(verl), step_time(trl)]
-    assert rows["Cost"] == [f"{times[0].cost:,.0f} USD", f"{times[1].cost:,.0f} EUR"]
+    # each under 100, so to the cent (units.format_cost)
+    assert rows["Cost"] == [f"{times[0].cost:,.2f} USD", f"{times[1].cost:,.2f} EUR"]
     assert rows["Time to train and cost, as the step time's range"] == [
         run_range_words(t, c).format_with(tr_engine) for t, c in zip(times, ("USD", "EUR"), strict=True)]

@@ -7,6 +7,8 @@ accumulation fusion came at 83b1e42f30 (2022-02-13)."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine import estimate, scenario_from_dict
 from engine.accuracy.published_throughput import load_rows
 from engine.frameworks.defaults import FRAMEWORKS, TABLE
@@ -44,11 +46,40 @@ def test_the_2021_profile_differs_from_megatrons_only_where_2021_code_did():
     # the data-parallel all-reduce: SC21's pipeline runs are --DDP-impl local (examples/sc21/run_table_1.sh,
     # run_figure_*.sh), all-reducing in train_step after the whole schedule (training.py lines 365-369)
     assert then["pipeline_reduce_after_schedule"] is True
+    # the passes its step runs around FusedAdam (h-review21, de7dc40f88, fp16 without grad buffers): under local DDP
+    # distributed.py's flatten 2 + 2, /= dp 2 + 2 and copy back 2 + 2 of the fp16 gradients; then main_grad.float()
+    # 2 + 4, the fp16 scaler's unscale and inf check 4 + 4, multi_tensor_l2norm 4, the main-to-model copy 4 + 2; at
+    # pipeline size 1 (torch DDP, which averages in its backward buckets) all but the first three
+    assert then["step_bytes_per_param"] == (2 + 2) + (2 + 2) + (2 + 2) + (2 + 4) + (4 + 4) + 4 + (4 + 2)
+    assert then["step_bytes_per_param_no_pipeline"] == (2 + 4) + (4 + 4) + 4 + (4 + 2)
     differing = {k for k in set(now) | set(then) if now.get(k) != then.get(k)}
     assert differing == {"grad_accumulation_passes", "wgrad_into_main_grad", "te_module_host",
                          "pipeline_p2p_split_over_tp", "pipeline_p2p_synchronize", "eager_cross_entropy",
                          "eager_softmax", "eager_attention_measured", "_eager_attention_measured_source",
-                         "pipeline_reduce_after_schedule", "_pipeline_reduce_after_schedule_source"}
+                         "pipeline_reduce_after_schedule", "_pipeline_reduce_after_schedule_source",
+                         "step_bytes_per_param", "step_bytes_per_param_no_pipeline", "_step_bytes_per_param_source"}
+
+
+def test_the_step_passes_follow_the_ddp_the_scripts_run():
+    """SC21's step passes (presets/efficiency.json megatron-2021 step_bytes_per_param): 36 bytes a parameter under
+    pipelining (local DDP), 24 without (torch DDP), in place of Megatron-Core's generic clip passes (2 x the 2-byte
+    gradient here): the 18.4B row's optimizer term grows by exactly (24 - 4) bytes per owned parameter at the A100's
+    memory rate at PP 1, and by more a parameter at PP 2 (36 - 4, over the busiest stage's parameters, which hold the
+    embedding). SC21's 16 rows +7.4% -> +6.9% median signed (docs/speed-accuracy.md)."""
+    from engine.scenario import resolve_model
+    from engine.timing import hardware_for
+
+    extra = {}
+    for pp in (1, 2):
+        over = {"pp": pp, "nodes": 32 * pp}
+        now, then = (step_time(scenario_from_dict(_row_scenario(framework=fw, **over))) for fw in
+                     ("megatron", "megatron-2021"))
+        s = scenario_from_dict(_row_scenario(**over))
+        owned = resolve_model(s).total_params / (s.tp * pp)
+        extra[pp] = ((then.breakdown_seconds["optimizer"] - now.breakdown_seconds["optimizer"]) / owned
+                     * hardware_for(s).memory_bytes_per_s)
+    assert extra[1] == pytest.approx(24 - 2 * 2, rel=1e-3)
+    assert 36 - 2 * 2 <= extra[2] <= (36 - 2 * 2) * 1.1
 
 
 def test_memory_is_megatrons_but_a_second_copy_of_the_gradients():

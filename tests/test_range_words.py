@@ -72,7 +72,8 @@ def test_time_to_train_gpu_hours_and_cost_carry_the_step_times_range() -> None:
     assert out["cost_range"] == pytest.approx([t.cost * low, t.cost * high])
     line = next(x for x in render_time(t, currency="EUR").splitlines() if x.startswith("Time to train"))
     span = f"{format_seconds(t.time_to_train_seconds * low)} to {format_seconds(t.time_to_train_seconds * high)}"
-    assert f"likely {span}, " in line and f"cost {t.cost * low:,.0f} to {t.cost * high:,.0f} EUR" in line
+    # under 100: to the cent (units.format_cost)
+    assert f"likely {span}, " in line and f"cost {t.cost * low:,.2f} to {t.cost * high:,.2f} EUR" in line
     # no tokens to train: no run, so no range (and the JSON gains no key)
     bare = step_time(s.replace(tokens_to_train=None))
     assert "time_to_train_seconds_range" not in time_to_json(bare) and "Time to train" not in render_time(bare)

@@ -250,13 +250,14 @@ def test_fastest_fitting_is_the_speed_searchs_first_plan_and_honours_its_floor()
 
 
 def test_a_rows_hours_times_its_price_reads_as_its_cost():
-    """2.51 GPU-hours at 2.5 USD cost 6.28 USD (shown whole: 6 USD); the row read "3 GPU-hours x 2.5 USD = 6 USD",
-    hours rounded to whole ones, which does not multiply out. Under 100 GPU-hours: 3 significant digits."""
+    """2.51 GPU-hours at 2.5 USD cost 6.275 USD; the row read "3 GPU-hours x 2.5 USD = 6 USD", hours rounded to
+    whole ones, which does not multiply out. Under 100 GPU-hours: 3 significant digits; a cost under 100 to the cent
+    (units.format_cost; h-review21: "= 6 USD" did not multiply out either)."""
     from engine.planning.rent_report import gpu_hours_text
 
     row = {"gpu_hours": 2.51, "price_per_gpu_hour": 2.5, "cost": 2.51 * 2.5, "gpus": 1, "gpu_name": "H100",
            "nodes": 1, "time_to_train_seconds": 2.51 * 3600, "mfu": 0.11, "changes": {}}
-    assert "2.51 GPU-hours x 2.5 USD = 6 USD" in row_text(row, "USD")
+    assert "2.51 GPU-hours x 2.5 USD = 6.27 USD" in row_text(row, "USD")  # 6.2749... in binary
     assert (gpu_hours_text(226.4), gpu_hours_text(12_345.6), gpu_hours_text(0.0421)) == ("226", "12,346", "0.0421")
 
 
@@ -356,3 +357,15 @@ def test_a_budget_does_not_stop_the_walk_at_a_count_whose_layouts_all_offload():
     for row in report["ranked"]:
         assert row["likely_over_budget"] == (row["cost_range"][1] > budget)
         assert row["likely_past_deadline"] == (row["time_to_train_seconds_range"][1] > 3 * 86400)
+
+
+def test_a_small_cost_or_budget_does_not_read_as_whole_units():
+    """units.format_cost kept whole units: a 20M-token LoRA on one H100 at 2.2 USD an hour (0.657 GPU-hours) read
+    "= 1 USD", a --budget 0.5 "budget 0 USD" and "over budget by 0 USD" (h-review21). Under 100 to the cent; from 100
+    up whole units, within 0.5% of the figure."""
+    from engine.units import format_cost
+
+    assert (format_cost(0.657 * 2.2, "USD"), format_cost(0.5, "USD"), format_cost(0.1, "")) == \
+        ("1.45 USD", "0.50 USD", "0.10")
+    assert (format_cost(99.994, "EUR"), format_cost(99.996, "EUR"), format_cost(12_345.6, "USD")) == \
+        ("99.99 EUR", "100 EUR", "12,346 USD")

@@ -8,6 +8,7 @@ import pytest
 
 from engine import scenario_from_dict
 from engine.planning.serve_rent import ServeLimits, serve_rent_search
+from engine.planning.serve_rent_report import lengths_note
 from engine.serving.scenario_estimate import serving_memory
 from engine.serving.speed import serving_speed
 
@@ -139,3 +140,27 @@ def test_an_applied_plan_of_replicas_says_the_speed_is_one_instances():
     # one instance: nothing added
     single = scenario_from_dict({**SERVE, "gpu_hour_price": 2.2})
     assert all_instances_words(single, serving_speed(single, serving_memory(single))) is None
+
+
+def test_the_lengths_note_says_what_the_applied_estimate_leaves_out():
+    """The note beside the rows (serve_rent_report.LENGTHS_NOTE) said an applied set-up's TPOT "can differ by a few
+    percent" from the decode context. Measured here: the decode context is the same (both at prompt + output); the
+    applied estimate has no new requests' prefills between its decode steps (engine/serving/speed.py
+    decode_prefill_arrivals: all of the TPOT gap; here 46.0 against 44.7 ms, user audit 12's figures, but 42.9 against
+    24.2 ms for examples/serve-qwen3-32b-awq-2x4090.json at 32 users, 1,000 + 500 tokens) and prefills a prompt of the
+    whole context (TTFT 77 against 94 ms here). The note now says that."""
+    served = scenario_from_dict(SERVE)
+    found = serve_rent_search(served, {"a100-80gb": 1.3}, LIMITS, currency="EUR")
+    row = found.ranked[0]
+    applied = scenario_from_dict({**served.to_dict(), **dict(row.changes)})
+    memory = serving_memory(applied)
+    shown = serving_speed(applied, memory)  # what the Serve tab shows once applied
+    own = serving_speed(applied, memory, concurrency=shown.concurrency, context=LIMITS.context,
+                        prompt_tokens=LIMITS.prompt_tokens, output_tokens=LIMITS.output_tokens)
+    arrivals = sum(t.seconds for t in own.decode_terms if t.key == "decode_prefill_arrivals")
+    assert own.tpot_seconds == row.tpot_seconds and shown.context == LIMITS.context
+    assert shown.tpot_seconds == pytest.approx(row.tpot_seconds - arrivals, rel=1e-9) and arrivals > 0
+    whole = serving_speed(applied, memory, concurrency=shown.concurrency, context=LIMITS.context)
+    assert shown.ttft_seconds == whole.ttft_seconds > row.ttft_seconds
+    note = lengths_note(LIMITS)
+    assert "few percent" not in note and "leaves those prefills out" in note and f"{LIMITS.context:,}" in note

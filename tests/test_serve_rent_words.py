@@ -94,3 +94,14 @@ def test_the_windows_header_repeats_the_target_and_budgets(qtbot, planner_home):
     assert "(TPOT at most 50 ms, at most 40.004 EUR an hour)" in panel.header.text()
     # the tie rule moved to the tooltip: with the limits the header took six lines at 1280 x 720 (the first row's room)
     assert "within 1% of each other count as equal: fewer GPUs first" in panel.header.toolTip()
+
+
+def test_an_hourly_budget_reason_says_the_cost_and_budget_to_the_cent():
+    """'costs 2 USD an hour, over the budget of 2 USD' for 1 x H100 at 2.20 an hour against a budget of 2: the reason
+    rounded both to whole units (units.format_cost, a whole run's cost) while the ranked rows say 2.20 (h-review21).
+    The figures: 1 GPU x the 2.20 price entered; the budget as typed."""
+    served = scenario_from_dict({**SERVE, "model": "llama-3.1-8b"})
+    found = serve_rent_search(served, {"h100-sxm-80gb": 2.2}, ServeLimits(4, 1000, 500, budget_per_hour=2.0),
+                              currency="USD")
+    one = next(d for d in found.dropped if d.gpus == 1)
+    assert one.dropped.format_with(lambda text: text) == "costs 2.20 USD an hour, over the budget of 2.00 USD"

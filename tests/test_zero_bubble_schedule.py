@@ -125,13 +125,14 @@ def test_which_frameworks_run_them():
 
 def test_the_fork_row_is_megatrons_with_its_own_layouts():
     """The fork runs Megatron's code (its layers, optimizer and exchanges): Megatron's memory facts, and megatron's time
-    profile but for the legacy eager attention its runs use (presets/efficiency.json frameworks megatron-zb); its own
-    layouts: ZeRO-1 its only sharding and no optimizer offload (f68d3879 megatron/arguments.py line 1203
-    --use-distributed-optimizer, no --optimizer-cpu-offload)."""
+    profile but for the legacy eager attention its runs use and its script's data-parallel reduce after the schedule
+    (presets/efficiency.json frameworks megatron-zb); its own layouts: ZeRO-1 its only sharding and no optimizer
+    offload (f68d3879 megatron/arguments.py line 1203 --use-distributed-optimizer, no --optimizer-cpu-offload)."""
     fork, upstream = defaults_for("megatron-zb"), defaults_for("megatron")
     assert fork.profile == "megatron-zb" and fork.takes_megatron_arguments and fork.te_layers == upstream.te_layers
     profiles = efficiency()["frameworks"]
-    eager = {"eager_softmax", "eager_attention_measured", "_eager_attention_measured_source"}
+    eager = {"eager_softmax", "eager_attention_measured", "_eager_attention_measured_source",
+             "pipeline_reduce_after_schedule", "_pipeline_reduce_after_schedule_source"}
     assert {k: v for k, v in profiles["megatron-zb"].items() if k not in eager} == profiles["megatron"]
     assert fork.parallelism.max_zero == 1 and fork.parallelism.offloads == ("none",)
     assert {"context", "expert", "ZeRO", "offload"} <= {fact for fact, _ in fork.parallelism.sources}
@@ -206,3 +207,18 @@ def test_upstream_megatron_asking_for_zero_bubble_is_warned():
     warned = [str(m) for m in unsupported_settings(scenario_from_dict({**base, "framework": "megatron"}))]
     assert any("zb-h1" in w and "1f1b, interleaved-1f1b." in w for w in warned), warned
     assert not unsupported_settings(scenario_from_dict({**base, "framework": "megatron-zb"}))
+
+
+def test_the_forks_data_parallel_reduce_runs_after_the_schedule():
+    """The fork's example script passes no --overlap-grad-reduce (sail-sg/zero-bubble-pipeline-parallelism at
+    f68d3879: megatron/arguments.py line 1166 store_true; zb_schedules.py lines 523-531 finalize_model_grads after
+    the last micro-batch), so at DP > 1 its gradients' all-reduce has no backward beside it, as 2021-22 Megatron-LM's
+    (presets/efficiency.json megatron-zb pipeline_reduce_after_schedule, h-review21). The same layout under
+    Megatron-Core's profile hides most of it (dp_overlap, --overlap-grad-reduce as its recipes set it). The published
+    Zero Bubble rows all run at DP 1, where nothing changes."""
+    assert efficiency()["frameworks"]["megatron-zb"]["pipeline_reduce_after_schedule"] is True
+    base = {"model": "llama-2-7b", "gpu": "a100-80gb", "gpus_per_node": 8, "pp": 4, "micro_batch": 1,
+            "grad_accum": 16, "seq_len": 1024, "precision": "mixed-fp16"}
+    fork = step_time(scenario_from_dict({**base, "framework": "megatron-zb", "pp_schedule": "zb-h1"}))
+    core = step_time(scenario_from_dict({**base, "framework": "megatron", "pp_schedule": "1f1b"}))
+    assert fork.breakdown_seconds["communication_dp"] > 5 * core.breakdown_seconds["communication_dp"] > 0

@@ -52,12 +52,23 @@ def declared(cls: type) -> dict:
     return out
 
 
+def rotary_default(cls: type) -> dict:
+    """The share of each head the class rotates where a config.json names none: transformers 5 sets it in __init__
+    (kwargs.setdefault("partial_rotary_factor", ...) or the class's rope standardisation), not as a declared
+    parameter, so it is read off a default instance's rope_parameters (GPT-NeoX 0.25, Phi 0.5, Qwen3-Next / Qwen3.5
+    0.25, ...); engine/models/hf_config.py rotary_fraction takes it after the config's own keys."""
+    rope = getattr(cls(), "rope_parameters", None)
+    factor = rope.get("partial_rotary_factor") if isinstance(rope, dict) else None
+    return {"partial_rotary_factor": float(factor)} if isinstance(factor, (int, float)) and factor != 1 else {}
+
+
 def defaults(model_type: str) -> dict:
     d = declared(CONFIG_MAPPING[model_type])
     if model_type == "mistral3":  # the text model's class (MistralConfig), and the outer config's tying
         d = {**declared(CONFIG_MAPPING["mistral"]), "tie_word_embeddings": d.get("tie_word_embeddings")}
     keep = set(KEYS) | (SIZE_KEYS if model_type in WHOLE else set())
-    return {k: d[k] for k in sorted(keep) if k in d and d[k] is not None}
+    return {**{k: d[k] for k in sorted(keep) if k in d and d[k] is not None},
+            **rotary_default(CONFIG_MAPPING["mistral" if model_type == "mistral3" else model_type])}
 
 
 def main() -> None:

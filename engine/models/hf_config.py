@@ -72,17 +72,23 @@ def _check_experts(fields: dict[str, Any], model_type: str) -> None:
             "each must be at least 1."), model_type=model_type, n=fields.get("n_experts", 0), k=fields.get("top_k", 0))
 
 
-def rotary_fraction(cfg: dict[str, Any]) -> float:
-    """The share of each head the rotary embedding rotates: partial_rotary_factor (Phi, Nemotron, GLM, Qwen3-Next; in
-    rope_parameters for Qwen3.5), GPT-NeoX's rotary_pct; 1 where the config names none. A value transformers cannot
-    apply is one sentence: it rotates q[..., :int(head_dim * factor)] (modeling_phi / modeling_gpt_neox
-    apply_rotary_pos_emb), so above 1 the cos/sin are wider than the head, below 0 the slice is negative, NaN fails
-    int() and text repeats a string; such a value was read as 1 before, and 0 (no rotation) as 1 too."""
+def rotary_fraction(cfg: dict[str, Any], model_type: str = "") -> float:
+    """The share of each head the rotary embedding rotates: the config's own partial_rotary_factor (Phi, Nemotron,
+    GLM, Qwen3-Next; in rope_parameters for Qwen3.5) or GPT-NeoX's rotary_pct, else its model class's default
+    (presets/hf_config_defaults.json: transformers 5.25 sets 0.25 for GPT-NeoX, Qwen3-Next and Qwen3.5, 0.5 for Phi,
+    Nemotron and GLM-4.5 where the file names none; h-review21: such a file read as 1 before, e.g. the
+    qwen3.5-397b-a17b preset's copy of the config, which lacks rope_parameters), 1 where neither names one. A value
+    transformers cannot apply is one sentence: it rotates q[..., :int(head_dim * factor)] (modeling_phi /
+    modeling_gpt_neox apply_rotary_pos_emb), so above 1 the cos/sin are wider than the head, below 0 the slice is
+    negative, NaN fails int() and text repeats a string; such a value was read as 1 before, and 0 (no rotation) as 1
+    too."""
     rope = cfg.get("rope_parameters")
     key = "partial_rotary_factor" if "partial_rotary_factor" in cfg else "rotary_pct"
     value = cfg.get(key)
     if value is None and isinstance(rope, dict):
         key, value = "rope_parameters.partial_rotary_factor", rope.get("partial_rotary_factor")
+    if value is None:  # the class default, after every key of the file's own (a file's rotary_pct outranks it)
+        value = with_class_defaults({}, model_type).get("partial_rotary_factor")
     if value is None:
         return 1.0
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:  # NaN fails 0 <= NaN
@@ -95,7 +101,7 @@ def model_from_hf_config(config: dict[str, Any], name: str = "") -> ModelSpec:
     """Describe a decoder-only model from the contents of its config.json."""
     spec = _model_from_hf_config(config, name)
     cfg, model_type = _text_model_config(config)
-    fraction = rotary_fraction(with_class_defaults(cfg, model_type))  # GPT-NeoX's class default rotary_pct is 0.25
+    fraction = rotary_fraction(cfg, model_type)  # the file's own key, else its class's default
     return dataclasses.replace(spec, rotary_fraction=fraction) if spec.rope and fraction != 1.0 else spec
 
 

@@ -38,7 +38,7 @@ from ..serving.scenario_estimate import serving_memory
 from ..serving.speed import ServingSpeed, serving_speed
 from ..serving.speed_band import speed_ranges
 from ..serving.users_curve import engine_max_num_seqs, users_at
-from ..units import format_cost, format_money, format_price
+from ..units import format_money, format_price
 from .listing import TIE
 from .rent import candidate_gpus, gpu_price
 from .rent_counts import MAX_RENT_GPUS, node_gpus
@@ -224,8 +224,10 @@ def _over_limits(row: ServeOption, limits: ServeLimits, currency: str) -> Messag
     if (limits.budget_per_hour is not None or limits.budget_per_million is not None) and row.cost_per_hour is None:
         return message(NO_PRICE)
     if limits.budget_per_hour is not None and row.cost_per_hour is not None and row.cost_per_hour > limits.budget_per_hour:
-        return message(HOUR_OVER, cost=format_cost(row.cost_per_hour, currency),
-                       budget=format_cost(limits.budget_per_hour, currency))
+        # to the cent, as the ranked rows say it: whole units read "costs 2 USD an hour, over the budget of 2 USD" for
+        # 2.20 against 2 (h-review21)
+        return message(HOUR_OVER, cost=format_money(row.cost_per_hour, currency),
+                       budget=format_price(limits.budget_per_hour, currency))
     if (limits.budget_per_million is not None and row.cost_per_million is not None
             and row.cost_per_million > limits.budget_per_million):
         # the computed cost to the cent; the budget as typed (units.format_price keeps its digits)

@@ -139,13 +139,18 @@ def _report_limits(report: dict[str, Any]) -> ServeLimits:
                        report["budget_per_million_output_tokens"])
 
 
-# the row's TPOT (46.0 ms) and the applied set-up's estimate (44.7 ms) differed by ~3% unexplained (user audit 12):
-# the search splits a request into its prompt and output tokens (serving_speed's prompt_tokens / output_tokens,
-# finished requests replaced by new ones), the scenario has no such keys and its estimate decodes at the whole context
+# the row's TPOT and the applied set-up's estimate differ (user audit 12: 46.0 against 44.7 ms). Both decode at the
+# whole context; the search splits a request into prompt and output tokens (serving_speed's prompt_tokens /
+# output_tokens), the scenario has no such keys, so the applied estimate has no new requests' prefills between decode
+# steps (speed.py interleaved_prefill_seconds) and its TTFT prefills the whole context. The gap grows with the users:
+# examples/serve-qwen3-32b-awq-2x4090.json at 32 users, 1,000 + 500 tokens: L40S 57.4 ms here, 44.9 ms applied;
+# 2 x RTX 4090 42.9 / 24.2 ms; TTFT 0.28 / 0.40 s (h-review21: the note said "a few percent")
 LENGTHS_NOTE = QT_TRANSLATE_NOOP("cli", "Speeds here are taken at {prompt} prompt + {output} output tokens a request, "
-                                        "finished requests replaced by new ones; an applied set-up's estimate has no "
-                                        "such split and decodes every request at its whole context ({context} "
-                                        "tokens), so its TPOT can differ by a few percent.")
+                                        "each finished request replaced by a new one whose prefill runs between the "
+                                        "decode steps. An applied set-up's estimate has no such split: its TPOT leaves "
+                                        "those prefills out, so it reads lower (more so the more users), and "
+                                        "its TTFT is of a prompt of the whole context ({context} tokens), so it reads "
+                                        "higher.")
 
 
 def lengths_note(limits: ServeLimits, tr: Callable[[str], str] = _same) -> str:

@@ -53,8 +53,10 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
             optimizer = max(optimizer, blockwise_8bit_seconds(hw.gpu_id, owned, dt.master or dt.weight) or 0.0)
         # the gradients read again for clipping, or the framework's own passes around its step
         # (presets/efficiency.json frameworks: step_bytes_per_param)
-        if "step_bytes_per_param" in prof:
-            optimizer += owned * prof["step_bytes_per_param"] / rates.memory
+        if "step_bytes_per_param" in prof:  # without pipelining where the framework's step differs there
+            step = prof.get("step_bytes_per_param_no_pipeline", prof["step_bytes_per_param"]) if s.pp == 1 else \
+                prof["step_bytes_per_param"]
+            optimizer += owned * step / rates.memory
         else:
             optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
         if spec is not None:

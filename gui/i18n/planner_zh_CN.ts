@@ -7011,8 +7011,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/serve_rent_report.py" line="149"/>
-        <source>Speeds here are taken at {prompt} prompt + {output} output tokens a request, finished requests replaced by new ones; an applied set-up&apos;s estimate has no such split and decodes every request at its whole context ({context} tokens), so its TPOT can differ by a few percent.</source>
-        <translation>此处的速度按每个请求 {prompt} 个提示 token + {output} 个输出 token 计算，完成的请求由新请求接替；应用后的配置的估算没有这种拆分，按每个请求的完整上下文（{context} 个 token）解码，因此其 TPOT 可能相差几个百分点。</translation>
+        <source>Speeds here are taken at {prompt} prompt + {output} output tokens a request, each finished request replaced by a new one whose prefill runs between the decode steps. An applied set-up&apos;s estimate has no such split: its TPOT leaves those prefills out, so it reads lower (more so the more users), and its TTFT is of a prompt of the whole context ({context} tokens), so it reads higher.</source>
+        <translation>此处的速度按每个请求 {prompt} 个提示 token + {output} 个输出 token 计算，每个完成的请求由新请求接替，其预填充在解码步之间运行。应用后的配置的估算没有这种拆分：其 TPOT 不含这些预填充，因此偏低（用户越多越明显）；其 TTFT 是整个上下文（{context} 个 token）长度的提示的，因此偏高。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_rent_report.py" line="160"/>
