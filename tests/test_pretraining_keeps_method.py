@@ -8,7 +8,7 @@ RTX 4090 does not fit: 160.6B tokens is its 20-per-parameter budget."""
 from __future__ import annotations
 
 from engine import scenario_from_dict
-from engine.planning.pretraining import PRETRAINING_TOKENS_PER_PARAMETER, is_pretraining
+from engine.planning.pretraining import PRETRAINING_TOKENS_ANY_SIZE, PRETRAINING_TOKENS_PER_PARAMETER, is_pretraining
 from engine.planning.solver import plans
 from engine.planning.suggest import suggestions
 from engine.scenario import resolve_model
@@ -36,3 +36,16 @@ def test_a_pretraining_budget_keeps_the_method_a_fine_tune_is_offered_adapters()
         assert {"lora", "qlora"} & planned and "lora" in suggested
     planned, suggested = _methods_offered(pretraining)
     assert planned == {"full"} and suggested <= {"full"}
+
+
+def test_a_pre_chinchilla_budget_is_pre_training_too():
+    """GPT-3 175B was pre-trained on 300B tokens (Brown et al. 2020, arXiv:2005.14165 Table 2.2): 1.7 tokens per
+    parameter, far under 20, yet no adapter can pre-train it (review 21). Any budget of 100B tokens or more is
+    pre-training; 10B tokens on the same model stays a fine-tune."""
+    gpt3 = {"schema_version": 1, "model": "nemo-gpt3-175b", "gpu": "h100-sxm-80gb", "precision": "mixed-bf16",
+            "method": "full", "micro_batch": 1, "grad_accum": 8, "seq_len": 2048, "checkpointing": "full"}
+    params = resolve_model(scenario_from_dict(gpt3)).total_params
+    assert 300e9 < PRETRAINING_TOKENS_PER_PARAMETER * params  # the per-parameter rule alone would miss it
+    assert is_pretraining(scenario_from_dict({**gpt3, "tokens_to_train": 300e9}))
+    assert is_pretraining(scenario_from_dict({**gpt3, "tokens_to_train": PRETRAINING_TOKENS_ANY_SIZE}))
+    assert not is_pretraining(scenario_from_dict({**gpt3, "tokens_to_train": 10e9}))
