@@ -327,8 +327,11 @@ def test_nemo_rl_step_gap_as_reported() -> None:
     # its Megatron passes lack (benchmarks/nemo_rl_v03_phases.py: NeMo-RL v0.3's Qwen3-30B-A3B update -56%, get
     # logprobs -71%), so it now sits beside the GB200 30B-A3B rows
     # h-fusedmoe: the rollout's experts at vLLM's fused_moe tile share (engine/serving/fused_moe_rate.py), with
-    # h-nemomoe2's passes: 30B-A3B H100 -38.6% -> -34.6%, GB200 -39.0% -> -37.4%; the dense rows unchanged
-    assert -0.41 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.28
+    # h-nemorl4: the rollout waits for the slowest of its engines (engine/posttraining/engine_imbalance.py: NeMo-RL v0.5.0
+    # vllm_generation.py generate shards the batch contiguously and gets every engine's result; the lower bound of
+    # independent draws from the completions' spread): Llama H100 -21.8% -> -20.4%, Qwen3-32B H100 -8.6 -> -7.9,
+    # 30B-A3B H100 -28.7 -> -27.1, Llama GB200 -21.3 -> -19.3, 30B-A3B GB200 -32.8 -> -31.7, Qwen3-32B GB200 -23.4 -> -22.0
+    assert -0.41 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.25
     assert -0.28 < compared["nemo-rl-perf-grpo-llama3.1-8b-8xgb200"].error("step") < -0.15
     assert -0.44 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-16xgb200"].error("step") < -0.31
     assert -0.17 < compared["nemo-rl-perf-grpo-qwen3-32b-32xh100"].error("step") < -0.05
