@@ -22,7 +22,9 @@ The phases compared, as NeMo-RL's timers split them (engine/accuracy/posttrainin
 refit_by_phase): policy training = the estimate's update; get logprobs (policy and reference) = its scoring; refit +
 generation = its generation with the weight sync and the copies around it. The runs are NeMo-RL v0.3 (vLLM 0.9-0.10,
 before the refit optimisations of v0.4: the blog's own "Journey of Optimizing Weight Transfer", discussion #1189),
-not the table rows' releases, so they are compared, never fitted to, and not entered in the measured set.
+not the table rows' releases, so they are compared, never fitted to; since h-nemorl4 they are also rows of the
+measured set (tests/data/published/posttraining_time.json source nemo-rl-v0.3-announcement, with SB Intuitions'
+rerun of the two Llama runs, NVIDIA-NeMo/RL issue #959, as nemo-rl-issue-959-rerun).
 
 Usage: PYTHONPATH=. python benchmarks/nemo_rl_v03_phases.py
 """

@@ -24,6 +24,8 @@ def test_the_megatron_moe_passes_are_the_short_ones() -> None:
     # dispatch and combine all-to-alls over the two nodes an EP 8 x TP 2 group spans, and its sequence-parallel
     # gathers): Qwen3-30B-A3B scoring -70.9% -> -23.0%, Llama-3.1-70B (TP 4) -2.5% -> +7.2%, Llama-3.1-8B (TP 1)
     # unchanged; the MoE update (-55.8%) is the short pass left
+    # h-nemorl4: the rollout waits for the slowest of its engines (engine/posttraining/engine_imbalance.py, a lower
+    # bound): generation -29.4 / -23.5 / -19.0% -> -27.5 / -22.9 / -17.1%
     compared = v03.compared()
     for name, phases in compared.items():
         errors = {phase: estimated / measured - 1 for phase, (measured, estimated) in phases.items()}
@@ -31,4 +33,4 @@ def test_the_megatron_moe_passes_are_the_short_ones() -> None:
             assert errors["update"] < -0.45 and -0.30 < errors["scoring"] < -0.15, (name, errors)
         else:
             assert abs(errors["update"]) < 0.10 and abs(errors["scoring"]) < 0.10, (name, errors)
-        assert -0.40 < errors["generation"] < -0.18, (name, errors)
+        assert -0.40 < errors["generation"] < -0.15, (name, errors)

@@ -45,6 +45,11 @@ LOGGED_PHASES = {"step": ("step",), "generation": ("gen",), "scoring": ("old_log
 # verl times only where it builds a reference (`if self.use_reference_policy:` around marked_timer("ref"), line 1535
 # at b178a3c: a run without use_kl_loss / use_kl_in_reward logs none)
 OPTIONAL_LOGGED_PHASES = {"scoring": ("ref", "values")}
+# NeMo-RL's timers where a source prints them (grpo.py grpo_train at v0.3.0 lines 525-667: total_step_time,
+# prepare_for_generation (the refit), generation, policy_and_reference_logprobs, policy_training), the same phases as
+# estimated_phases splits them: the refit in the generation
+NEMO_RL_LOGGED_PHASES = {"step": ("total_step_time",), "generation": ("prepare_for_generation", "generation"),
+                         "scoring": ("policy_and_reference_logprobs",), "update": ("policy_training",)}
 
 
 @dataclass(frozen=True)
@@ -86,12 +91,15 @@ def integrity_problems(row: dict[str, Any]) -> list[str]:
 
 def measured_phases(row: dict[str, Any]) -> dict[str, float]:
     """Each phase's seconds, the median over the row's logged steps (a phase none of its steps logs is left out), with
-    the optional timers (OPTIONAL_LOGGED_PHASES) a step logs."""
+    the optional timers (OPTIONAL_LOGGED_PHASES) a step logs; NeMo-RL's timer names (NEMO_RL_LOGGED_PHASES) where a
+    row states those instead."""
     out = {}
     for phase, names in LOGGED_PHASES.items():
         optional = OPTIONAL_LOGGED_PHASES.get(phase, ())
         values = [sum(s["timing_s"][n] for n in names) + sum(s["timing_s"].get(n, 0.0) for n in optional)
                   for s in row["steps"] if all(n in s["timing_s"] for n in names)]
+        values = values or [sum(s["timing_s"][n] for n in NEMO_RL_LOGGED_PHASES[phase]) for s in row["steps"]
+                            if all(n in s["timing_s"] for n in NEMO_RL_LOGGED_PHASES[phase])]
         if values:
             out[phase] = statistics.median(values)
     return out
@@ -199,7 +207,7 @@ def signed_median(compared: list[TimeCompared], phase: str) -> float:
     return statistics.median(values) if values else 0.0
 
 
-__all__ = ["LOGGED_PHASES", "OPTIONAL_LOGGED_PHASES", "PHASES", "TIME_FILE", "TimeCompared", "compare",
-           "estimated_phases", "groups", "integrity_problems",
+__all__ = ["LOGGED_PHASES", "NEMO_RL_LOGGED_PHASES", "OPTIONAL_LOGGED_PHASES", "PHASES", "TIME_FILE", "TimeCompared",
+           "compare", "estimated_phases", "groups", "integrity_problems",
            "measured_decode_iteration_seconds", "measured_phases", "offload_by_phase", "read_rows", "signed_median",
            "summary"]

@@ -308,11 +308,16 @@ def generated_per_engine(s: Scenario, rs: RLSettings) -> int:
     (tests/test_posttraining_time_accuracy.py)."""
     if not rs.online:
         return 0
-    sequences = step_sequences(s)
+    return -(-step_sequences(s) // rollout_engine_count(s, rs))
+
+
+def rollout_engine_count(s: Scenario, rs: RLSettings) -> int:
+    """Engine instances the step's rollout is split over: colocated one per rollout_tp GPUs of the trainer's, apart
+    rollout_gpus / rollout_tp."""
     tp = generation_tp(s, rs)
     gpus = s.world_size if rs.placement == "colocate" else (s.rollout_gpus or tp)
-    engines = max(1, gpus // tp)
-    return -(-sequences // engines)
+    return max(1, gpus // tp)
 
 
-__all__ = ["critic_scenario", "generation_tp", "rl_estimate", "step_parts", "step_sequences", "training_scenario"]
+__all__ = ["critic_scenario", "generation_tp", "rl_estimate", "rollout_engine_count", "step_parts", "step_sequences",
+           "training_scenario"]

@@ -31,6 +31,7 @@ from .bridge_export import export_gather_seconds
 from .dataproto_dispatch import scoring_dispatch_seconds
 from .eager_decode import dynamic_cache_bytes_per_token, eager_decode_host_seconds, trainer_generate_host_seconds
 from .engine_adapters import adapter_decode_fixed_seconds, adapter_decode_host_seconds
+from .engine_imbalance import slowest_engine_decode_seconds
 from .engine_loop import loop_host_seconds
 from .estimate import critic_scenario, generated_per_engine, generation_tp, step_parts, step_sequences, training_scenario
 from .generate_calls import decode_passes, rollout_waves
@@ -88,7 +89,8 @@ RL_FORMULAS = {
                                     "per micro-batch where the framework generates so); then, each call's batch waiting for "
                                     "its longest completion, one sequence decoding alone from completion_len to "
                                     "max_completion_len (a MoE's last pass: its sequences ending along the completions' "
-                                    "spread, the maximum-entropy one of that mean and longest, assumed)"),
+                                    "spread, the maximum-entropy one of that mean and longest, assumed); the slowest "
+                                    "of several engines: its extra tokens (its sequences independent draws of that spread)"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes (the old policy's where the framework scores it apart, "
                                  "TRL's GRPO only off policy) x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "
@@ -274,16 +276,14 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
 
     step, parts = iteration(concurrent, prompt + s.completion_len / 2)
     # until the longest completion: one sequence alone (longest_completion.py), a MoE's pass drains (length_spread.py)
-    tail = tail_iterations(s) * calls
     tail_seconds = last_pass_tail_seconds(iteration, s, spec, concurrent, calls, step, prompt)
     full_iterations = (waves := decode_passes(rs.generate_calls, sequences, concurrent)) * s.completion_len
-    decode = full_iterations * step + tail_seconds
+    slowest = slowest_engine_decode_seconds(s, rs, iteration, -(-sequences // calls), full_iterations, waves, step, prompt)
+    decode = full_iterations * step + tail_seconds + slowest  # every engine waited for (engine_imbalance.py)
     return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": round(waves, 3), "decode_step_seconds": step,
-                              **parts,
-                              "decode_iterations": round(full_iterations) + tail,
-                              "longest_completion_tokens": longest_completion_len(s),
-                              "longest_tail_seconds": tail_seconds}
+                              **parts, "decode_iterations": round(full_iterations) + tail_iterations(s) * calls,
+                              "longest_completion_tokens": longest_completion_len(s), "longest_tail_seconds": tail_seconds}
 
 
 def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:
