@@ -61,7 +61,7 @@ def layer_parts(c: LayerCost, forward_seconds: float, backward_seconds: float, w
     return LayerParts(forward_seconds - mlp_fwd, mlp_fwd, mlp_dgrad, mlp_wgrad, attn_bwd, attn_wgrad)
 
 
-def _beside(start: float, end: float, node_start: float, node_end: float, beside: float = -1.0) -> float:
+def _waits_for(start: float, end: float, node_start: float, node_end: float, beside: float) -> float:
     """Seconds a compute node over node_start..node_end waits for an all-to-all running from `start` to `end`
     when only `beside` of its seconds can run beside it."""
     if start >= node_end or end <= node_start:
@@ -77,7 +77,7 @@ def _exposed_by_pairs(a2a_seconds: float, p: LayerParts, pairs: int, serial: Lay
     free = LayerParts(*(w - g for w, g in zip(p, serial, strict=True))) if serial else None
 
     def wait(end: float, node_start: float, node_end: float, node: int) -> float:
-        return _beside(end - a, end, node_start, node_end, free[node]) if free else 0.0
+        return _waits_for(end - a, end, node_start, node_end, free[node]) if free else 0.0
 
     comm = comp = b_grad = f_out = 0.0
     work = sum(p)
