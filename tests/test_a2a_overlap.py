@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.timing.a2a_overlap import LayerParts, PairedLayers, _exposed_by_pairs, layer_parts, paired_exposed_seconds
+from engine.timing.a2a_overlap import (
+    LayerParts,
+    PairedLayers,
+    _exposed_by_pairs,
+    gemm_parts,
+    layer_parts,
+    paired_exposed_seconds,
+    static_persistent_gemms,
+)
 from engine.timing.costs import LayerCost
 
 
@@ -57,3 +65,38 @@ def test_the_schedule_runs_the_layers_compute_and_no_more(weight_grads):
     parts = layer_parts(c, forward, backward, weight_grads)
     assert sum(parts) == pytest.approx(forward + backward)
     assert (parts.mlp_wgrad, parts.attn_wgrad) == ((4.0, 2.0) if weight_grads else (0.0, 0.0))
+
+
+def test_gemms_with_a_static_tile_schedule_wait_for_the_all_to_all_beside_them():
+    # the first test's windows (each longer than the 1 ms all-to-all), every node all GEMM on a GPU whose GEMMs are
+    # persistent with a static schedule (Hopper: presets/efficiency.json gemm_tile_scheduler): by the same order,
+    # combine_bwd(B) 0-1, attn_fwd(A) 0-3 waits 1 -> 4; dispatch_fwd(A) 4-5, mlp_bwd(B) 4-6 waits 1 -> 7;
+    # dispatch_bwd(B) 7-8, mlp_bwd_dw(B) 7-9 waits 1 -> 10; mlp_fwd(A) 10-12; combine_fwd(A) 12-13, attn_bwd(B) 12-16
+    # waits 1 -> 17, its dw 17-19. 15 ms of compute end at 19: each of the four all-to-alls shows whole
+    parts = LayerParts(attn_fwd=3.0, mlp_fwd=2.0, mlp_dgrad=2.0, mlp_wgrad=2.0, attn_bwd=4.0, attn_wgrad=2.0)
+    assert _exposed_by_pairs(1.0, parts, 1, serial=parts) == pytest.approx([4.0])
+
+
+def test_the_other_kernels_of_a_node_still_hide_the_all_to_all():
+    # the same windows, each with 1 ms of kernels other than GEMMs (attention, norms, activations): they run beside
+    # each 1 ms all-to-all, so nothing shows, as without the static schedule
+    parts = LayerParts(attn_fwd=3.0, mlp_fwd=2.0, mlp_dgrad=2.0, mlp_wgrad=2.0, attn_bwd=4.0, attn_wgrad=2.0)
+    gemms = LayerParts(*(seconds - 1.0 for seconds in parts))
+    assert _exposed_by_pairs(1.0, parts, 3, serial=gemms) == pytest.approx([0.0, 0.0, 0.0])
+
+
+def test_the_gemms_of_each_node_are_the_layers_linears_and_experts():
+    # _cost(): dense linears 6 - 4 = 2 ms forward and 6 - 4 = 2 ms input gradient, the routed experts 4 ms each way
+    c = _cost()
+    forward = c.gemm_fwd + c.attn_fwd + c.elem_fwd
+    backward = c.gemm_dgrad + c.gemm_wgrad + c.attn_bwd + c.elem_bwd
+    parts = layer_parts(c, forward, backward)
+    assert gemm_parts(c, parts) == pytest.approx(LayerParts(2.0, 4.0, 4.0, 4.0, 2.0, 2.0))
+
+
+def test_only_hopper_schedules_its_gemms_statically():
+    # CUTLASS's TileSchedulerSelector: SM90 PersistentTileSchedulerSm90 (static), SM100 PersistentTileSchedulerSm100
+    # (cluster launch control); Ampere's GEMMs are not persistent
+    assert static_persistent_gemms("hopper")
+    assert not static_persistent_gemms("blackwell")
+    assert not static_persistent_gemms("default")

@@ -20,6 +20,11 @@ their input gradient, A's experts wait for A's), A's combine behind B's attentio
 A's attention of layer i + 1 waits for A's combine of layer i, B's combine of layer i - 1 for B's attention
 gradient of layer i. The schedule runs per model chunk (combined_1f1b_schedule_for_interleaved_pipelining), so a
 stage's layers start cold once per virtual stage.
+
+On Hopper the GEMMs beside an all-to-all do not run on the SMs it leaves: they are persistent kernels with a static
+tile schedule (presets/efficiency.json gemm_tile_scheduler), so a GEMM launched beside the all-to-all ends only after it
+and one launched before keeps it waiting; only the node's other kernels (attention, norms, activations, casts) hide
+it. A node beside an all-to-all then runs those first and waits for the all-to-all's end for the rest, its GEMMs.
 """
 
 from __future__ import annotations
@@ -56,23 +61,49 @@ def layer_parts(c: LayerCost, forward_seconds: float, backward_seconds: float, w
     return LayerParts(forward_seconds - mlp_fwd, mlp_fwd, mlp_dgrad, mlp_wgrad, attn_bwd, attn_wgrad)
 
 
-def _exposed_by_pairs(a2a_seconds: float, p: LayerParts, pairs: int) -> list[float]:
+def _waits_for(start: float, end: float, node_start: float, node_end: float, beside: float) -> float:
+    """Seconds a compute node over node_start..node_end waits for an all-to-all running from `start` to `end`
+    when only `beside` of its seconds can run beside it."""
+    if start >= node_end or end <= node_start:
+        return 0.0
+    return max(0.0, end - max(start, node_start) - beside)
+
+
+def _exposed_by_pairs(a2a_seconds: float, p: LayerParts, pairs: int, serial: LayerParts | None = None) -> list[float]:
     """Exposed all-to-all seconds after 1..pairs consecutive layer pairs of one chunk, from idle streams: the end of
-    both streams less the compute they ran."""
+    both streams less the compute they ran. serial: the seconds of each node that cannot run beside an all-to-all
+    (static_persistent_gemms: its GEMMs); the rest of the node runs beside it, then the node waits for its end."""
+    a = a2a_seconds
+    free = LayerParts(*(w - g for w, g in zip(p, serial, strict=True))) if serial else None
+
+    def wait(end: float, node_start: float, node_end: float, node: int) -> float:
+        return _waits_for(end - a, end, node_start, node_end, free[node]) if free else 0.0
+
     comm = comp = b_grad = f_out = 0.0
     work = sum(p)
     out = []
     for i in range(1, pairs + 1):
-        cb = max(comm, b_grad) + a2a_seconds  # B's combine backward: needs B's gradient from the layer above
-        af = max(comp, f_out) + p.attn_fwd  # A's attention: needs A's output of the layer below
-        md = max(af, cb) + p.mlp_dgrad  # B's experts' backward: needs the combined-back gradient
-        df = max(cb, af) + a2a_seconds  # A's dispatch: needs A's router and preprocess
+        cb = max(comm, b_grad) + a  # B's combine backward: needs B's gradient from the layer above
+        af0 = max(comp, f_out)  # A's attention: needs A's output of the layer below
+        af = af0 + p.attn_fwd
+        af += wait(cb, af0, af, 0)
+        df = max(cb, af) + a  # A's dispatch: needs A's router and preprocess
+        md0 = max(af, cb)  # B's experts' backward: needs the combined-back gradient
+        md = md0 + p.mlp_dgrad
+        md += wait(df, md0, md, 2)
+        db = max(df, md) + a  # B's dispatch backward: needs its experts' input gradient
         mw = md + p.mlp_wgrad
-        db = max(df, md) + a2a_seconds  # B's dispatch backward: needs its experts' input gradient
-        mf = max(mw, df) + p.mlp_fwd  # A's experts: need A's dispatched tokens
-        cf = max(db, mf) + a2a_seconds  # A's combine
-        ab = max(mf, db) + p.attn_bwd  # B's attention backward: needs B's dispatched-back gradient
-        comm, comp, b_grad, f_out = cf, ab + p.attn_wgrad, ab, cf
+        mw += wait(df, md, mw, 3) + wait(db, md, mw, 3)
+        mf0 = max(mw, df)  # A's experts: need A's dispatched tokens
+        mf = mf0 + p.mlp_fwd
+        mf += wait(db, mf0, mf, 1)
+        cf = max(db, mf) + a  # A's combine
+        ab0 = max(mf, db)  # B's attention backward: needs B's dispatched-back gradient
+        ab = ab0 + p.attn_bwd
+        ab += wait(cf, ab0, ab, 4)
+        aw = ab + p.attn_wgrad
+        aw += wait(cf, ab, aw, 5)
+        comm, comp, b_grad, f_out = cf, aw, ab, cf
         out.append(max(0.0, max(comm, comp) - i * work))  # 0 where all hides (no rounding below it)
     return out
 
@@ -87,12 +118,28 @@ class PairedLayers(NamedTuple):
     third: float
 
 
+def gemm_parts(c: LayerCost, parts: LayerParts) -> LayerParts:
+    """The GEMM seconds of each node of layer_parts: the dense linears' (the shared experts' among them) in the attn
+    nodes, the routed experts' in the mlp nodes, each at most its node."""
+    return LayerParts(min(parts.attn_fwd, max(0.0, c.gemm_fwd - c.experts_fwd)), min(parts.mlp_fwd, c.experts_fwd),
+                      min(parts.mlp_dgrad, c.experts_dgrad), parts.mlp_wgrad,
+                      min(parts.attn_bwd, max(0.0, c.gemm_dgrad - c.experts_dgrad)), parts.attn_wgrad)
+
+
+def static_persistent_gemms(arch: str) -> bool:
+    """Whether the GPU family's GEMMs run as persistent kernels with a static tile schedule, which wait for the SMs an
+    all-to-all holds (presets/efficiency.json gemm_tile_scheduler)."""
+    return arch in efficiency()["gemm_tile_scheduler"]["static_persistent"]
+
+
 def paired_layers(a2a_seconds: float, c: LayerCost, forward_seconds: float, backward_seconds: float,
-                  layers: int, weight_grads: bool = True) -> PairedLayers:
+                  layers: int, weight_grads: bool = True, arch: str = "") -> PairedLayers:
     """`a2a_seconds`: one dispatch or combine of the layer; forward / backward: the layer's GPU seconds;
-    weight_grads: whether the layer's weights get gradients (layer_parts)."""
+    weight_grads: whether the layer's weights get gradients (layer_parts); arch: the GPU family, whose GEMMs may
+    wait for the all-to-all beside them (static_persistent_gemms)."""
     parts = layer_parts(c, forward_seconds, backward_seconds, weight_grads)
-    return PairedLayers(layers, *_exposed_by_pairs(a2a_seconds, parts, 3))
+    serial = gemm_parts(c, parts) if static_persistent_gemms(arch) else None
+    return PairedLayers(layers, *_exposed_by_pairs(a2a_seconds, parts, 3, serial))
 
 
 def paired_exposed_seconds(runs: tuple[PairedLayers, ...], chunks: int) -> float:
