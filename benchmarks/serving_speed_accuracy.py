@@ -19,6 +19,7 @@ from engine.accuracy.gguf_decode_rate import effective_weight_bandwidth, gguf_si
 from engine.accuracy.gguf_deltanet_kernels import deltanet_rows  # noqa: E402
 from engine.accuracy.gguf_kernel_rates import compare_rates, marginal_rates, read_rates_rows  # noqa: E402
 from engine.accuracy.gguf_mmvq_issue import mmvq_issue_bound  # noqa: E402
+from engine.accuracy.gguf_mmvq_round_trips import mmvq_round_trips  # noqa: E402
 from engine.accuracy.gguf_prefill_rates import compare_prefill_rates, errors_by_source, type_pairs  # noqa: E402
 from engine.accuracy.moe_kernel_rate import (  # noqa: E402
     fit_overhead_steps,
@@ -97,6 +98,19 @@ def _print_mmvq_issue() -> None:
                   f"{b.integer_seconds * 1e3:.2f} | {b.peak_memory_seconds * 1e3:.2f} | "
                   f"{b.measured_seconds * 1e3:.2f} | {b.in_flight_bytes / 1e3:.0f} | "
                   f"{b.implied_round_trip_seconds * 1e6:.2f} |")
+
+    print("\nThe same rows by the launch's serial round trips (engine/accuracy/gguf_mmvq_round_trips.py: one warp a row, "
+          "the SMs' resident blocks a wave, one DRAM round trip a loop iteration): the measured step less the "
+          "estimate's kernels' fixed time over them, and the rate the resident warps' bytes of one iteration give then "
+          "(near the peak: bandwidth-bound; well below: latency-bound)")
+    print("| row | type | blocks an iteration | round trips a token | fixed ms | ns a round trip | in-flight GB/s | "
+          "of peak |\n|---|---|---:|---:|---:|---:|---:|---:|")
+    for row in read_rows():
+        r = mmvq_round_trips(row)
+        if r is not None:
+            print(f"| {r.id} | {r.ggml_type} | {r.blocks_per_iteration:.0f} | {r.round_trips} | "
+                  f"{r.fixed_seconds * 1e3:.2f} | {r.round_trip_seconds * 1e9:.0f} | "
+                  f"{r.in_flight_rate_bytes_per_s / 1e9:.0f} | {r.in_flight_rate_bytes_per_s / r.peak_bytes_per_s:.0%} |")
 
 
 def _print_prefill_pairs() -> None:
