@@ -55,3 +55,19 @@ def test_only_the_compiled_build_rows():
     """Rows of other builds (the May-2024 3090 Ti, later mmvq launch shapes) are not read by this launch shape."""
     assert mmvq_round_trips(_row("llamacpp-7302-rtx3090ti-7b-q4_0-tg128")) is None
     assert mmvq_round_trips(_row("llamacpp-4766-rtx3090-7b-f16-tg128")) is None
+
+
+def test_latency_floor_from_the_measured_3090_figures():
+    """The RTX 3090's floor: arabel1a/gpu-micro-bench@2f18022a's GPU-wide DRAM pointer chase at 1,312 blocks (292.0 ns
+    a hop) + the loop's SASS instructions x its dependent IMAD latency (2.231 ns): Q2_K 292 + 94 x 2.231 = 501.7 ns,
+    Q3_K 292 + 151 x 2.231 = 628.9 ns, both under the 763 / 820 ns the rows took (a floor: ~0.2 us an iteration is
+    left unexplained); the 4090 has no measured figure, so no floor."""
+    q2k = mmvq_round_trips(_row("llamacpp-4766-rtx3090-7b-q2_k-tg128"))
+    q3k = mmvq_round_trips(_row("llamacpp-4766-rtx3090-7b-q3_k_s-tg128"))
+    assert q2k.floor_round_trip_seconds == pytest.approx(292.0e-9 + 94 * 2.231e-9)
+    assert q3k.floor_round_trip_seconds == pytest.approx(292.0e-9 + 151 * 2.231e-9)
+    for r in (q2k, q3k):
+        assert r.floor_round_trip_seconds < r.round_trip_seconds
+        assert r.floor_step_seconds == pytest.approx(r.round_trips * r.floor_round_trip_seconds + r.fixed_seconds)
+        assert r.floor_step_seconds < r.measured_seconds
+    assert mmvq_round_trips(_row("llamacpp-4766-rtx4090-7b-q8_0-tg128")).floor_step_seconds is None

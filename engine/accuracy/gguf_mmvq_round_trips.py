@@ -15,6 +15,12 @@ that time (bytes in flight / round trip). A row bound by its round trips (latenc
 GPU's DRAM latency plus the loop's own instruction chain and a rate well below the peak; a row bound by bandwidth a
 longer round trip and a rate near its achievable bandwidth. Every matrix counts at the row's main type, as in
 gguf_mmvq_issue.py (a Q2_K file keeps some matrices in other K types).
+
+Where the GPU's loaded DRAM round trip and dependent integer latency are measured (the JSON's gpus entry with its
+_latency_source: the RTX 3090 at exactly the launch's 1,312 resident blocks), a latency floor of a round trip = that
+DRAM hop + the loop's SASS instructions as one dependent chain at the IMAD latency (no instruction-level parallelism
+inside a warp's iteration: an upper figure for the loop's own part), and the row's step at that floor (round trips x
+floor + the fixed time; the step is at least the estimate's bandwidth read, so the larger of the two is shown).
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ class MmvqRoundTrips:
     round_trip_seconds: float  # (measured - fixed) / round_trips
     in_flight_rate_bytes_per_s: float  # resident warps x one iteration's bytes / round_trip_seconds
     peak_bytes_per_s: float  # the GPU preset's memory bandwidth
+    floor_round_trip_seconds: float | None  # measured DRAM hop + loop instructions x dependent IMAD latency
+    floor_step_seconds: float | None  # round_trips x floor_round_trip_seconds + fixed_seconds
 
 
 def blocks_per_iteration(t: dict[str, Any]) -> float:
@@ -79,11 +87,16 @@ def mmvq_round_trips(row: dict[str, Any]) -> MmvqRoundTrips | None:
     measured = 1.0 / row["measured"]["tokens_per_second"]
     fixed = gguf_decode_fixed_seconds(spec, quantized=True)
     per_trip = (measured - fixed) / trips
+    floor = None
+    if "dram_round_trip_seconds_at_resident_blocks" in g:
+        floor = g["dram_round_trip_seconds_at_resident_blocks"] + t["loop_instructions"] * g["dependent_imad_seconds"]
     return MmvqRoundTrips(id=row["id"], gpu=gpu, ggml_type=main, blocks_per_iteration=blocks_per_iteration(t),
                           round_trips=trips, measured_seconds=measured, fixed_seconds=fixed,
                           round_trip_seconds=per_trip,
                           in_flight_rate_bytes_per_s=resident * warp_loop_bytes(t) / per_trip,
-                          peak_bytes_per_s=float(get_gpu(gpu).memory_bandwidth_bytes_per_s))
+                          peak_bytes_per_s=float(get_gpu(gpu).memory_bandwidth_bytes_per_s),
+                          floor_round_trip_seconds=floor,
+                          floor_step_seconds=None if floor is None else trips * floor + fixed)
 
 
 __all__ = ["MmvqRoundTrips", "blocks_per_iteration", "matrix_round_trips", "mmvq_round_trips", "token_round_trips"]
