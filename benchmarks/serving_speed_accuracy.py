@@ -19,6 +19,7 @@ from engine.accuracy.gguf_decode_rate import effective_weight_bandwidth, gguf_si
 from engine.accuracy.gguf_deltanet_kernels import deltanet_rows  # noqa: E402
 from engine.accuracy.gguf_kernel_rates import compare_rates, marginal_rates, read_rates_rows  # noqa: E402
 from engine.accuracy.gguf_mmvq_issue import mmvq_issue_bound  # noqa: E402
+from engine.accuracy.gguf_mmvq_round_trips import mmvq_round_trips  # noqa: E402
 from engine.accuracy.gguf_prefill_rates import compare_prefill_rates, errors_by_source, type_pairs  # noqa: E402
 from engine.accuracy.moe_kernel_rate import (  # noqa: E402
     fit_overhead_steps,
@@ -97,6 +98,32 @@ def _print_mmvq_issue() -> None:
                   f"{b.integer_seconds * 1e3:.2f} | {b.peak_memory_seconds * 1e3:.2f} | "
                   f"{b.measured_seconds * 1e3:.2f} | {b.in_flight_bytes / 1e3:.0f} | "
                   f"{b.implied_round_trip_seconds * 1e6:.2f} |")
+
+
+def _print_mmvq_round_trips(compared: list) -> None:
+    """The same rows by the launch's serial round trips (engine/accuracy/gguf_mmvq_round_trips.py)."""
+    estimated = {c.id: c.estimated.get("tokens_per_second") for c in compared}
+    print("\nThe same rows by the launch's serial round trips (engine/accuracy/gguf_mmvq_round_trips.py: one warp a row, "
+          "the SMs' resident blocks a wave, one DRAM round trip a loop iteration): the measured step less the "
+          "estimate's kernels' fixed time over them, the rate the resident warps' bytes of one iteration give then "
+          "(near the peak: bandwidth-bound; well below: latency-bound), and the latency floor where the GPU's is "
+          "measured (loaded DRAM hop + the loop's instructions at the dependent IMAD latency) with the tokens/s error "
+          "the step would have at it")
+    print("| row | type | blocks an iteration | round trips a token | fixed ms | ns a round trip | in-flight GB/s | "
+          "of peak | floor ns | error | at the floor |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for row in read_rows():
+        r = mmvq_round_trips(row)
+        if r is None:
+            continue
+        est = estimated[r.id]
+        floor, at_floor = "—", "—"
+        if r.floor_round_trip_seconds is not None and est:
+            floor = f"{r.floor_round_trip_seconds * 1e9:.0f}"
+            at_floor = _pct(r.measured_seconds / max(r.floor_step_seconds, 1 / est) - 1)
+        print(f"| {r.id} | {r.ggml_type} | {r.blocks_per_iteration:.0f} | {r.round_trips} | "
+              f"{r.fixed_seconds * 1e3:.2f} | {r.round_trip_seconds * 1e9:.0f} | "
+              f"{r.in_flight_rate_bytes_per_s / 1e9:.0f} | {r.in_flight_rate_bytes_per_s / r.peak_bytes_per_s:.0%} | "
+              f"{floor} | {_pct(est * r.measured_seconds - 1 if est else None)} | {at_floor} |")
 
 
 def _print_prefill_pairs() -> None:
@@ -183,6 +210,7 @@ def main() -> None:
     _print_deltanet_kernels()
     _print_other_source_rates()
     _print_mmvq_issue()
+    _print_mmvq_round_trips(compared)
     _print_prefill_pairs()
     _print_moe_rates()
     print("\nBands shown with the estimate: 10th to 90th percentile of measured / estimated - 1")
