@@ -32,7 +32,7 @@ from .compare_memory import NOT_APPLICABLE, component_rows, with_delta
 from .compare_ranges import range_labels, with_ranges
 from .i18n import tr_engine
 from .results import VerdictBanner
-from .serving_rows import serving_rows
+from .serving_rows import cost_rows, serving_rows
 from .state import AppState
 from .theme import style_plot
 from .time_panel import time_rows
@@ -326,8 +326,10 @@ class CompareView(QWidget):
         times = [self._step_time(item.scenario) for item, _ in shown]
         # each time and speed figure with its likely range below it (compare_ranges.py)
         currencies = [item.scenario.currency for item, _ in shown]  # each pane's cost in its own currency
-        rows += with_ranges(serving_rows([e for _, e in shown], speeds) + time_rows(times, currencies),
-                            [e for _, e in shown], speeds, times, currencies)
+        # a training step's rows only where a pane trains: three served models showed four rows of empty cells
+        training = time_rows(times, currencies) if any(i.scenario.workload != "inference" for i, _ in shown) else []
+        serving = serving_rows([e for _, e in shown], speeds) + cost_rows([i.scenario for i, _ in shown], speeds)
+        rows += with_ranges(serving + training, [e for _, e in shown], speeds, times, currencies)
         self._show_table([item.label for item, _ in shown], rows)
         fitted = range_labels()  # a range's words wrap onto 2 or 3 lines in four narrow columns: its rows grow to them
         for r, (label, _values) in enumerate(rows):

@@ -500,7 +500,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="343"/>
+        <location filename="../compare_view.py" line="345"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -4647,44 +4647,49 @@ GPU-hour</source>
         <translation>每块 GPU 上每个 token 的 KV 缓存：%1 KiB</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="24"/>
+        <location filename="../serving_rows.py" line="27"/>
         <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="49"/>
+        <location filename="../serving_rows.py" line="52"/>
         <source>Maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="50"/>
+        <location filename="../serving_rows.py" line="53"/>
         <source>Context per user</source>
         <translation>每个用户的上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="51"/>
+        <location filename="../serving_rows.py" line="54"/>
         <source>KV cache tokens</source>
         <translation>KV 缓存 token 数</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="52"/>
+        <location filename="../serving_rows.py" line="55"/>
         <source>Longest context for one user</source>
         <translation>单个用户的最长上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="53"/>
+        <location filename="../serving_rows.py" line="56"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="55"/>
+        <location filename="../serving_rows.py" line="58"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="57"/>
+        <location filename="../serving_rows.py" line="60"/>
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="82"/>
+        <source>GPUs an hour</source>
+        <translation>GPU 每小时费用</translation>
     </message>
     <message>
         <location filename="../serve_mode.py" line="132"/>
@@ -4692,7 +4697,7 @@ GPU-hour</source>
         <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="26"/>
+        <location filename="../serving_rows.py" line="29"/>
         <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
@@ -5979,13 +5984,13 @@ GPU-hour</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="87"/>
+        <location filename="../compare_ranges.py" line="88"/>
         <location filename="../time_panel.py" line="304"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="88"/>
+        <location filename="../compare_ranges.py" line="89"/>
         <location filename="../time_panel.py" line="305"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
@@ -6006,13 +6011,13 @@ GPU-hour</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="84"/>
+        <location filename="../compare_ranges.py" line="85"/>
         <location filename="../time_panel.py" line="312"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="84"/>
+        <location filename="../compare_ranges.py" line="85"/>
         <location filename="../time_panel.py" line="315"/>
         <source>Cost</source>
         <translation>费用</translation>
