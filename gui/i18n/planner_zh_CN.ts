@@ -8511,27 +8511,27 @@ GPU-hour</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="91"/>
+        <location filename="../../engine/planning/solver.py" line="100"/>
         <source>shard with ZeRO-3 instead of FSDP, whose CPU offload moves the weights too (ZeRO-3 offloads the optimizer alone)</source>
         <translation>改用 ZeRO-3 分片而非 FSDP（FSDP 的 CPU 卸载会连同权重一起卸载；ZeRO-3 可只卸载优化器）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="96"/>
+        <location filename="../../engine/planning/solver.py" line="105"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="101"/>
+        <location filename="../../engine/planning/solver.py" line="113"/>
         <source>use {n:,} GPUs ({nodes} x {per_node}) with {layout}</source>
         <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="116"/>
         <source>use {n:,} GPUs ({nodes} x {per_node}) with {sharding}</source>
         <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="107"/>
+        <location filename="../../engine/planning/solver.py" line="119"/>
         <source>more GPUs cost money: {n:,} instead of {old:,}</source>
         <translation>更多 GPU 意味着更多花费：{n:,} 张而不是 {old:,} 张</translation>
     </message>
@@ -8548,12 +8548,12 @@ GPU-hour</source>
         <translation type="vanished">更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="113"/>
+        <location filename="../../engine/planning/solver.py" line="125"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="114"/>
+        <location filename="../../engine/planning/solver.py" line="126"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -11395,95 +11395,110 @@ GPU-hour</source>
         <translation type="vanished">按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="104"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="109"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="101"/>
+        <source>Train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
+        <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="103"/>
+        <source>train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
+        <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="105"/>
+        <source>no GPU added: the engine runs as a server on GPUs of its own, so the training GPUs hold none of its weights or KV cache; fewer GPUs train</source>
+        <translation>不增加 GPU：引擎作为服务运行在它自己的 GPU 上，训练 GPU 不再存放它的权重和 KV 缓存；参与训练的 GPU 变少</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="152"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="157"/>
         <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="112"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="188"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="160"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="242"/>
         <source>a smaller KV cache: fewer sequences generated at once</source>
         <translation>KV 缓存变小：同时生成的序列更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="114"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="162"/>
         <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="116"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="164"/>
         <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="119"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="168"/>
         <source>Run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="121"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="170"/>
         <source>needs that many more GPUs</source>
         <translation>需要多出这么多块 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="130"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="179"/>
         <source>Score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="132"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="181"/>
         <source>the same reference, no second copy of the model</source>
         <translation>同样的参考模型，不需要第二份模型副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="134"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="183"/>
         <source>Compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="136"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="185"/>
         <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
         <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="138"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="187"/>
         <source>Compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="140"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="189"/>
         <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
         <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="153"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="203"/>
         <source>let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="155"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="205"/>
         <source>score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="157"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="207"/>
         <source>compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="159"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="209"/>
         <source>compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="160"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="210"/>
         <source>run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="187"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="195"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="241"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="249"/>
         <source>give the generation engine {share:.0%} of each GPU</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
