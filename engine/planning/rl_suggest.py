@@ -98,6 +98,7 @@ def _engine_tp_candidate(s: Scenario, rs: Any) -> list[Candidate]:
 # ScriptArguments gpu_memory_utilization 0.9; vLLM's own CacheConfig default 0.9). A colocated engine's share (TRL's
 # vllm_gpu_memory_utilization 0.3) left a 7B's 14 GiB of weights no room on a GPU of its own.
 VLLM_SERVER_SHARE = 0.9
+SPLIT_SHARES_TRIED = 5  # 0.9 down to 0.7
 SPLIT_TITLE = QT_TRANSLATE_NOOP("engine", "Train on {train} of the {total} GPUs and run the generation engine on "
                                           "the other {n}, with {share:.0%} of each")
 SPLIT_PHRASE = QT_TRANSLATE_NOOP("engine", "train on {train} of the {total} GPUs and run the generation engine on the "
@@ -119,11 +120,12 @@ def split_gpus(s: Scenario, rs: Any) -> dict[str, Any] | None:
     changes: dict[str, Any] = {"rollout_placement": "separate", "rollout_gpus": engine_gpus,
                                "gpus_per_node": s.gpus_per_node - engine_gpus}
     if rs.rollout_engine == "vllm" and rs.utilization < VLLM_SERVER_SHARE:  # a colocated share, made for a shared GPU
-        # the server's default, else the largest share below it at which the step fits (its KV cache the smaller)
+        # the server's default, else the largest share a little below it at which the step fits (its KV cache the
+        # smaller); a few estimates at most, as a suggestion is priced on every edit
         split = s.replace(**changes)
-        changes["rollout_gpu_memory_utilization"] = (
-            VLLM_SERVER_SHARE if _fits(split.replace(rollout_gpu_memory_utilization=VLLM_SERVER_SHARE))
-            else fitting_share(split, VLLM_SERVER_SHARE) or VLLM_SERVER_SHARE)
+        shares = [round(VLLM_SERVER_SHARE - SHARE_STEP * k, 2) for k in range(SPLIT_SHARES_TRIED)]
+        changes["rollout_gpu_memory_utilization"] = next(
+            (x for x in shares if _fits(split.replace(rollout_gpu_memory_utilization=x))), VLLM_SERVER_SHARE)
     return changes
 
 
