@@ -8,7 +8,7 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -115,6 +115,17 @@ def price_list(settings: Settings, scenario_currency: str) -> tuple[PriceTable, 
     return table, currency
 
 
+def take_scenario_price(table: PriceTable, currency: QComboBox, s: Any) -> None:
+    """The scenario's price per GPU-hour (the Time tab's, or its file's) typed into its GPU's empty row, where it is in
+    the list's currency: an engineer who had priced the H100 at 2.50 USD on the Time tab found its row empty here,
+    beside "No prices ship with the app" (user audit 13). A price already in the row stays the user's."""
+    gpu = s.gpu if isinstance(s.gpu, str) else None
+    if (gpu is None or not s.gpu_hour_price or s.currency != currency.currentData()
+            or gpu not in {g.id for g in table.gpus} or gpu in table.prices()):
+        return
+    table.set_price(gpu, s.gpu_hour_price)
+
+
 class RentPanel(SearchPanel):
     """Searched only when asked (the prices come first); an edit after a search says the list is out of date."""
 
@@ -169,6 +180,10 @@ class RentPanel(SearchPanel):
                 "currency": self.currency.currentData(), "unit": self.state.unit}
 
     # --- search
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        take_scenario_price(self.table, self.currency, self.state.scenario)
+        super().showEvent(event)
+
     def refresh_shown(self) -> None:
         self._stale = False  # nothing to redo on showing: the search waits for prices and the button
 
