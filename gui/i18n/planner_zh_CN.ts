@@ -4429,63 +4429,63 @@ GPU-hour</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="132"/>
-        <location filename="../rent_panel.py" line="137"/>
+        <location filename="../rent_panel.py" line="143"/>
+        <location filename="../rent_panel.py" line="148"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="133"/>
+        <location filename="../rent_panel.py" line="144"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="139"/>
+        <location filename="../rent_panel.py" line="150"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="140"/>
+        <location filename="../rent_panel.py" line="151"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="141"/>
+        <location filename="../rent_panel.py" line="152"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="240"/>
+        <location filename="../rent_panel.py" line="255"/>
         <source>%(n)s x %(gpu)s</source>
         <translation>%(n)s × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="254"/>
+        <location filename="../rent_panel.py" line="269"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)s = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)s = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="126"/>
+        <location filename="../rent_panel.py" line="137"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="142"/>
+        <location filename="../rent_panel.py" line="153"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="158"/>
+        <location filename="../rent_panel.py" line="169"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="177"/>
+        <location filename="../rent_panel.py" line="192"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="182"/>
+        <location filename="../rent_panel.py" line="197"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
@@ -4494,27 +4494,27 @@ GPU-hour</source>
         <translation type="vanished">训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="188"/>
+        <location filename="../rent_panel.py" line="203"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first (costs within %(tie)s of each other count as equal: fewer GPUs first); one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前（费用相差不到 %(tie)s 的视为相同：GPU 少的在前）；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="196"/>
+        <location filename="../rent_panel.py" line="211"/>
         <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
         <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="204"/>
+        <location filename="../rent_panel.py" line="219"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="233"/>
+        <location filename="../rent_panel.py" line="248"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="236"/>
+        <location filename="../rent_panel.py" line="251"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
@@ -4523,17 +4523,17 @@ GPU-hour</source>
         <translation type="vanished">%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="242"/>
+        <location filename="../rent_panel.py" line="257"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="246"/>
+        <location filename="../rent_panel.py" line="261"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="252"/>
+        <location filename="../rent_panel.py" line="267"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
@@ -4550,7 +4550,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="262"/>
+        <location filename="../rent_panel.py" line="277"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -4804,17 +4804,17 @@ GPU-hour</source>
         <translation>请填入你的云服务商的价格（与训练共用同一张表）；费用只算 GPU 数 × 价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="176"/>
+        <location filename="../serve_rent_panel.py" line="177"/>
         <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each (%(limits)s), cheapest per hour first. Searched in %(time)s.</source>
         <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token（%(limits)s），按每小时费用从低到高排列。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="183"/>
+        <location filename="../serve_rent_panel.py" line="184"/>
         <source>Costs per hour within %s of each other count as equal: fewer GPUs first.</source>
         <translation>每小时费用相差 %s 以内视为相同：GPU 少的在前。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="221"/>
+        <location filename="../serve_rent_panel.py" line="222"/>
         <source>%(users)s; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
         <translation>%(users)s；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
@@ -4842,12 +4842,12 @@ GPU-hour</source>
         <translation>填入价格、同时服务的用户数和请求长度，然后点“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="162"/>
+        <location filename="../serve_rent_panel.py" line="163"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="168"/>
+        <location filename="../serve_rent_panel.py" line="169"/>
         <source>Searching GPU types and counts…</source>
         <translation>正在搜索 GPU 型号和数量…</translation>
     </message>
@@ -4856,22 +4856,22 @@ GPU-hour</source>
         <translation type="vanished">%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="191"/>
+        <location filename="../serve_rent_panel.py" line="192"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="214"/>
+        <location filename="../serve_rent_panel.py" line="215"/>
         <source>%(n)d x %(gpu)s</source>
         <translation>%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="216"/>
+        <location filename="../serve_rent_panel.py" line="217"/>
         <source>%(hour)s an hour, %(million)s per million output tokens</source>
         <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="219"/>
+        <location filename="../serve_rent_panel.py" line="220"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
@@ -4880,32 +4880,32 @@ GPU-hour</source>
         <translation type="vanished">每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="227"/>
+        <location filename="../serve_rent_panel.py" line="228"/>
         <source>likely TPOT %(low)s to %(high)s ms, %(tlow)s to %(thigh)s tokens/s</source>
         <translation>可能范围：TPOT %(low)s 至 %(high)s 毫秒，每秒 %(tlow)s 至 %(thigh)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="231"/>
+        <location filename="../serve_rent_panel.py" line="232"/>
         <source>, %(low)s to %(high)s per million</source>
         <translation>，每百万 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="235"/>
+        <location filename="../serve_rent_panel.py" line="236"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="236"/>
+        <location filename="../serve_rent_panel.py" line="237"/>
         <source>(%s)</source>
         <translation>（%s）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="241"/>
+        <location filename="../serve_rent_panel.py" line="242"/>
         <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
         <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="249"/>
+        <location filename="../serve_rent_panel.py" line="250"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -6945,7 +6945,7 @@ GPU-hour</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="247"/>
+        <location filename="../rent_panel.py" line="262"/>
         <location filename="../../engine/estimate_output.py" line="239"/>
         <location filename="../../engine/planning/rent_report.py" line="230"/>
         <source> ({likely}, as the step time&apos;s range)</source>
@@ -11395,110 +11395,110 @@ GPU-hour</source>
         <translation type="vanished">按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="101"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="102"/>
         <source>Train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
         <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="103"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="104"/>
         <source>train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
         <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="105"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="106"/>
         <source>no GPU added: the engine runs as a server on GPUs of its own, so the training GPUs hold none of its weights or KV cache; fewer GPUs train</source>
         <translation>不增加 GPU：引擎作为服务运行在它自己的 GPU 上，训练 GPU 不再存放它的权重和 KV 缓存；参与训练的 GPU 变少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="152"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="157"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="154"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="159"/>
         <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="160"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="242"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="162"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="244"/>
         <source>a smaller KV cache: fewer sequences generated at once</source>
         <translation>KV 缓存变小：同时生成的序列更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="162"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="164"/>
         <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="164"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="166"/>
         <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="168"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="170"/>
         <source>Run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="170"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="172"/>
         <source>needs that many more GPUs</source>
         <translation>需要多出这么多块 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="179"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="181"/>
         <source>Score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="181"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="183"/>
         <source>the same reference, no second copy of the model</source>
         <translation>同样的参考模型，不需要第二份模型副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="183"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="185"/>
         <source>Compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="185"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="187"/>
         <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
         <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="187"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="189"/>
         <source>Compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="189"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="191"/>
         <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
         <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="203"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="205"/>
         <source>let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="205"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="207"/>
         <source>score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="207"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="209"/>
         <source>compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="209"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="211"/>
         <source>compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="210"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="212"/>
         <source>run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="241"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="249"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="243"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="251"/>
         <source>give the generation engine {share:.0%} of each GPU</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
@@ -11508,28 +11508,28 @@ GPU-hour</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="111"/>
+        <location filename="../../engine/configs/export_rl.py" line="132"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="123"/>
+        <location filename="../../engine/configs/export_rl.py" line="144"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="132"/>
+        <location filename="../../engine/configs/export_rl.py" line="153"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="136"/>
+        <location filename="../../engine/configs/export_rl.py" line="157"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="142"/>
-        <location filename="../../engine/configs/export_rl.py" line="202"/>
+        <location filename="../../engine/configs/export_rl.py" line="163"/>
+        <location filename="../../engine/configs/export_rl.py" line="223"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -11565,12 +11565,17 @@ GPU-hour</source>
         <translation>max_length 减去 max_prompt_length：一对样本中补全可用的长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="154"/>
+        <location filename="../../engine/configs/rl_common.py" line="147"/>
+        <source>vllm_mode server: the engine&apos;s GPUs are given to its own server command (trl vllm-serve), not in this file; one engine of the file&apos;s vllm_tensor_parallel_size, else 1 GPU, as vllm-serve starts by default</source>
+        <translation>vllm_mode server：引擎的 GPU 写在它自己的服务命令（trl vllm-serve）里，不在此文件中；按一个引擎计，GPU 数为文件的 vllm_tensor_parallel_size，否则为 1 块 GPU，与 vllm-serve 默认启动方式相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="165"/>
         <source>vllm_mode &apos;{mode}&apos; is not colocate or server</source>
         <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="178"/>
+        <location filename="../../engine/configs/rl_common.py" line="189"/>
         <source>sleep_level must be 0, 1 or 2, not {value!r}</source>
         <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
     </message>
@@ -13397,7 +13402,7 @@ GPU-hour</source>
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="93"/>
+        <location filename="../../engine/configs/export_rl.py" line="114"/>
         <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
         <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
     </message>
@@ -13419,7 +13424,7 @@ GPU-hour</source>
         <translation>DeepSpeed 的休眠模式（引擎生成时把训练器的状态移出 GPU）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="167"/>
+        <location filename="../../engine/configs/rl_common.py" line="178"/>
         <source>{flag} (the trainer&apos;s states moved to CPU memory while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
         <translation>{flag}（引擎生成时把训练器的状态移到 CPU 内存）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
