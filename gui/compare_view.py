@@ -28,7 +28,7 @@ from engine.timing import StepTime
 from engine.units import UNITS
 
 from .charts import BudgetBars, PieChart
-from .compare_memory import NOT_APPLICABLE, component_rows, with_delta
+from .compare_memory import NOT_APPLICABLE, component_rows, component_tips, with_delta
 from .compare_ranges import range_labels, with_ranges
 from .i18n import tr_engine
 from .results import VerdictBanner
@@ -159,6 +159,7 @@ class CompareView(QWidget):
         self.estimates: list[Estimate] = []
         self._scales: dict[str, float] = {}  # the shared scale in each unit (see _steady_scale)
         self._file_forms: dict[int, tuple[Scenario, dict[str, Any]]] = {}  # see _file_form
+        self._tips: dict[str, list[str]] = {}  # a memory row's cells explained, pane by pane (compare_memory.py)
         self.hint = QLabel(self.tr("Select 2 to 4 scenarios in the Library and press “Compare selected”, or "
                                    "“Compare with current” to set the editor's scenario beside them."))
         self.hint.setWordWrap(True)
@@ -317,7 +318,9 @@ class CompareView(QWidget):
                      for (item, _), v in zip(shown, values, strict=True)]
             if any(w != words[0] for w in words):
                 rows.append((field_label(key), words))
-        rows += component_rows([e for _, e in shown], unit)
+        memory = component_rows([e for _, e in shown], unit)
+        rows += memory
+        self._tips = component_tips([e for _, e in shown], [label for label, _ in memory], unit)
         rows.append((self.tr("Peak allocated"), with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
         rows.append((self.tr("Total with overheads"), with_delta([e.total_bytes for _, e in shown], unit)))
         rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
@@ -353,6 +356,7 @@ class CompareView(QWidget):
         if table.rowCount() != len(rows):
             table.setRowCount(len(rows))
         for r, (label, values) in enumerate(rows):
+            tips = self._tips.get(label)
             for c, text in enumerate([label, *values]):
                 cell = table.item(r, c)
                 if cell is None:
@@ -361,6 +365,9 @@ class CompareView(QWidget):
                         cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                     table.setItem(r, c, cell)
                 _set_text(cell, text)
+                tip = tips[c - 1] if c and tips else ""
+                if cell.toolTip() != tip:
+                    cell.setToolTip(tip)
 
     def _serving_speed(self, scenario: Scenario) -> ServingSpeed | None:
         try:
