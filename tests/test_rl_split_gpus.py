@@ -56,3 +56,5 @@ def test_no_split_where_it_makes_no_sense():
     assert _split(s.replace(rollout_placement="separate", rollout_gpus=2)) is None  # already apart
     assert _split(s.replace(rollout_tp=2, gpus_per_node=2)) is None  # the engine's half is 1 GPU, its tp 2
     assert _split(s.replace(gpus_per_node=8))["rollout_gpus"] == 4  # TRL's example: 4 serve, 4 train
+    # verl's main_ppo generates inside the actor's workers, on its GPUs (the framework row's engine_apart fact)
+    assert _split(s.replace(framework="verl", rollout_gpu_memory_utilization="auto")) is None

@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 from ..errors import PlannerError
+from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..posttraining import rl_settings
 from ..posttraining.settings import ONLINE_OBJECTIVES
@@ -115,6 +116,7 @@ def split_gpus(s: Scenario, rs: Any) -> dict[str, Any] | None:
     a 7B GRPO were told to add 2 GPUs for the engine (or QLoRA), not to give it one of the two (user audit 13)."""
     engine_gpus = s.gpus_per_node // 2
     if (rs.rollout_engine == "none" or rs.placement != "colocate" or rs.shares_weights or s.nodes != 1
+            or not defaults_for(s.framework).posttraining.engine_apart
             or engine_gpus < 1 or engine_gpus % rs.rollout_tp):
         return None
     changes: dict[str, Any] = {"rollout_placement": "separate", "rollout_gpus": engine_gpus,
