@@ -58,3 +58,18 @@ def test_no_split_where_it_makes_no_sense():
     assert _split(s.replace(gpus_per_node=8))["rollout_gpus"] == 4  # TRL's example: 4 serve, 4 train
     # verl's main_ppo generates inside the actor's workers, on its GPUs (the framework row's engine_apart fact)
     assert _split(s.replace(framework="verl", rollout_gpu_memory_utilization="auto")) is None
+
+
+def test_the_hardware_line_says_the_engines_own_gpus(qtbot):
+    from gui.app import build_window
+
+    window, _ = build_window(None)
+    qtbot.addWidget(window)
+    window.show()
+    s = scenario_from_dict(GRPO_2X4090)
+    window.state.load(s)
+    picker = window.hardware_picker
+    assert picker.engine_gpus.isHidden()  # colocated: the counts are every GPU's
+    window.state.load(s.replace(**_split(s)))
+    assert not picker.engine_gpus.isHidden()
+    assert picker.summary.text().startswith("1 × ") and "1 more" in picker.engine_gpus.text()

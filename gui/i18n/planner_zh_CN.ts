@@ -470,37 +470,37 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="162"/>
+        <location filename="../compare_view.py" line="163"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="262"/>
+        <location filename="../compare_view.py" line="263"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="321"/>
+        <location filename="../compare_view.py" line="324"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="322"/>
+        <location filename="../compare_view.py" line="325"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="323"/>
+        <location filename="../compare_view.py" line="326"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="324"/>
+        <location filename="../compare_view.py" line="327"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="345"/>
+        <location filename="../compare_view.py" line="348"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -515,7 +515,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>tokens/s，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../compare_memory.py" line="48"/>
+        <location filename="../compare_memory.py" line="49"/>
         <source>not at its peak (%1)</source>
         <translation>不在其峰值阶段（%1）</translation>
     </message>
@@ -2413,45 +2413,50 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="355"/>
-        <location filename="../pickers.py" line="357"/>
+        <location filename="../pickers.py" line="362"/>
+        <location filename="../pickers.py" line="364"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="361"/>
+        <location filename="../pickers.py" line="368"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="361"/>
+        <location filename="../pickers.py" line="368"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="362"/>
+        <location filename="../pickers.py" line="369"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="362"/>
+        <location filename="../pickers.py" line="369"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="367"/>
+        <location filename="../pickers.py" line="374"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="394"/>
+        <location filename="../pickers.py" line="401"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="395"/>
+        <location filename="../pickers.py" line="402"/>
         <source>%(n)s × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)s × %(gpu)s%(custom)s，每块 %(mem)s</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="407"/>
+        <source>and %s more of them for the generation engine, on GPUs of its own</source>
+        <translation>另有 %s 块供生成引擎专用</translation>
     </message>
     <message>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
@@ -11130,7 +11135,7 @@ GPU-hour</source>
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="23"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="24"/>
         <source>a larger KV cache: room for the engine to start; less memory for training</source>
         <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
@@ -11395,110 +11400,110 @@ GPU-hour</source>
         <translation type="vanished">按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="102"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="103"/>
         <source>Train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
         <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="104"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="105"/>
         <source>train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
         <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="106"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="107"/>
         <source>no GPU added: the engine runs as a server on GPUs of its own, so the training GPUs hold none of its weights or KV cache; fewer GPUs train</source>
         <translation>不增加 GPU：引擎作为服务运行在它自己的 GPU 上，训练 GPU 不再存放它的权重和 KV 缓存；参与训练的 GPU 变少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="154"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="159"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="156"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="161"/>
         <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="162"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="244"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="164"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="246"/>
         <source>a smaller KV cache: fewer sequences generated at once</source>
         <translation>KV 缓存变小：同时生成的序列更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="164"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="166"/>
         <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="166"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="168"/>
         <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="170"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="172"/>
         <source>Run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="172"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="174"/>
         <source>needs that many more GPUs</source>
         <translation>需要多出这么多块 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="181"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="183"/>
         <source>Score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="183"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="185"/>
         <source>the same reference, no second copy of the model</source>
         <translation>同样的参考模型，不需要第二份模型副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="185"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="187"/>
         <source>Compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="187"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="189"/>
         <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
         <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="189"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="191"/>
         <source>Compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="191"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="193"/>
         <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
         <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="205"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="207"/>
         <source>let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="207"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="209"/>
         <source>score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="209"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="211"/>
         <source>compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="211"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="213"/>
         <source>compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="212"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="214"/>
         <source>run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="243"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="251"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="245"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="253"/>
         <source>give the generation engine {share:.0%} of each GPU</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
@@ -13387,17 +13392,17 @@ GPU-hour</source>
         <translation>{engine} 的{figures}实测运行少于 2 次：此处用所有引擎的运行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="24"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="25"/>
         <source>Split the generation engine over {tp} GPUs (its tensor parallelism)</source>
         <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="25"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
         <source>split the generation engine over {tp} GPUs (its tensor parallelism)</source>
         <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="27"/>
         <source>each GPU holds a share of the engine&apos;s weights and KV cache; fewer, larger engines, with an all-reduce in every layer</source>
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
