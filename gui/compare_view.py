@@ -324,7 +324,11 @@ class CompareView(QWidget):
         rows.append((self.tr("Peak allocated"), with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
         rows.append((self.tr("Total with overheads"), with_delta([e.total_bytes for _, e in shown], unit)))
         rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
-        rows.append((self.tr("CPU memory per node"), with_delta([e.host_bytes for _, e in shown], unit)))
+        # a served model's engine whose CPU memory the estimate does not count (vLLM, SGLang: only llama.cpp's is)
+        # read "0.00 GiB" beside a training run's figure (user audit 13): said as not counted
+        rows.append((self.tr("CPU memory per node"), with_delta(
+            [self.tr("not counted") if e.serving is not None and not e.host_bytes else e.host_bytes
+             for _, e in shown], unit)))
         speeds = [self._serving_speed(item.scenario) for item, _ in shown]
         times = [self._step_time(item.scenario) for item, _ in shown]
         # each time and speed figure with its likely range below it (compare_ranges.py)

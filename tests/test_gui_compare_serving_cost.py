@@ -45,6 +45,8 @@ def test_each_pane_says_its_hour_and_a_million_tokens_in_its_currency(window):
     assert all("likely" in w for w in rows["A million output tokens, as the tokens/s range"])
     for training_row in ("Step time", "Tokens/s", "Tokens/s per GPU", "MFU"):
         assert training_row not in rows
+    # vLLM's CPU memory is not counted by the estimate: said so, not "0.00 GiB"
+    assert rows["CPU memory per node"] == ["not counted"] * 3
 
 
 def test_no_price_no_cost_rows_and_a_training_pane_keeps_its_step_rows(window):

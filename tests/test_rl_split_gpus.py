@@ -35,6 +35,8 @@ def test_the_student_is_offered_one_gpu_each_and_it_fits():
     share = offered.changes["rollout_gpu_memory_utilization"]
     assert share <= VLLM_SERVER_SHARE and offered.fits
     assert gpus_in_use(s.replace(**offered.changes)) == gpus_in_use(s) == 2  # no GPU added
+    # one GPU trains where two did: the accumulation doubles (4 -> 8), so the global batch stays, and the title says so
+    assert offered.changes["grad_accum"] == 8 and "accumulate 8 steps to keep the global batch" in str(offered.title)
 
 
 def test_make_it_fit_says_no_gpu_count_for_the_split():

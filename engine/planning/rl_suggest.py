@@ -102,6 +102,9 @@ VLLM_SERVER_SHARE = 0.9
 SPLIT_SHARES_TRIED = 5  # 0.9 down to 0.7
 SPLIT_TITLE = QT_TRANSLATE_NOOP("engine", "Train on {train} of the {total} GPUs and run the generation engine on "
                                           "the other {n}, with {share:.0%} of each")
+SPLIT_TITLE_BATCH = QT_TRANSLATE_NOOP("engine", "Train on {train} of the {total} GPUs and run the generation engine "
+                                                "on the other {n}, with {share:.0%} of each; accumulate {steps} steps "
+                                                "to keep the global batch")
 SPLIT_PHRASE = QT_TRANSLATE_NOOP("engine", "train on {train} of the {total} GPUs and run the generation engine on the "
                                            "other {n}, with {share:.0%} of each")
 SPLIT_NOTE = QT_TRANSLATE_NOOP("engine", "no GPU added: the engine runs as a server on GPUs of its own, so the training "
@@ -139,11 +142,18 @@ def _fits(s: Scenario) -> bool:
 
 
 def _split_candidate(s: Scenario, rs: Any) -> list[Candidate]:
+    """The split as a suggestion, one step: the gradient accumulation grows as the training GPUs shrink, so the
+    global batch (TRL's generation batch: per-device batch x processes x accumulation) stays; Make it fit's plans
+    keep it by their own rule (solver._combine), so rl_options leaves it out."""
     changes = split_gpus(s, rs)
     if changes is None:
         return []
-    return [(message(SPLIT_TITLE, train=changes["gpus_per_node"], total=s.gpus_per_node, n=changes["rollout_gpus"],
-                     share=changes.get("rollout_gpu_memory_utilization", rs.utilization)), changes, SPLIT_NOTE)]
+    words = dict(train=changes["gpus_per_node"], total=s.gpus_per_node, n=changes["rollout_gpus"],
+                 share=changes.get("rollout_gpu_memory_utilization", rs.utilization))
+    if (s.grad_accum * s.world_size) % changes["gpus_per_node"] == 0:
+        changes["grad_accum"] = s.grad_accum * s.world_size // changes["gpus_per_node"]
+        return [(message(SPLIT_TITLE_BATCH, **words, steps=changes["grad_accum"]), changes, SPLIT_NOTE)]
+    return [(message(SPLIT_TITLE, **words), changes, SPLIT_NOTE)]
 
 
 def _engine_candidates(s: Scenario, rs: Any) -> list[Candidate]:
@@ -227,6 +237,7 @@ def rl_options(s: Scenario, compute_bytes: int) -> list[list[tuple[float, dict[s
             continue
         cost = RL_COSTS.get(key, 2.0)
         if key == "rollout_placement" and "gpus_per_node" in changes:  # the node's GPUs split: none added
+            changes = {k: v for k, v in changes.items() if k != "grad_accum"}  # the solver keeps the global batch
             title = message(SPLIT_PHRASE, **dict(title.params))
             cost = RL_COSTS["rollout_split"]
         elif key == "rollout_placement":

@@ -495,12 +495,17 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="327"/>
+        <location filename="../compare_view.py" line="329"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="348"/>
+        <location filename="../compare_view.py" line="330"/>
+        <source>not counted</source>
+        <translation>未计入</translation>
+    </message>
+    <message>
+        <location filename="../compare_view.py" line="352"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -11406,104 +11411,109 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rl_suggest.py" line="105"/>
+        <source>Train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each; accumulate {steps} steps to keep the global batch</source>
+        <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}；梯度累积 {steps} 步以保持全局批次不变</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="108"/>
         <source>train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
         <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="107"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="110"/>
         <source>no GPU added: the engine runs as a server on GPUs of its own, so the training GPUs hold none of its weights or KV cache; fewer GPUs train</source>
         <translation>不增加 GPU：引擎作为服务运行在它自己的 GPU 上，训练 GPU 不再存放它的权重和 KV 缓存；参与训练的 GPU 变少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="156"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="161"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="166"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="171"/>
         <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="164"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="246"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="174"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="257"/>
         <source>a smaller KV cache: fewer sequences generated at once</source>
         <translation>KV 缓存变小：同时生成的序列更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="166"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="176"/>
         <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="168"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="178"/>
         <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="172"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="182"/>
         <source>Run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="174"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="184"/>
         <source>needs that many more GPUs</source>
         <translation>需要多出这么多块 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="183"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="193"/>
         <source>Score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="185"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="195"/>
         <source>the same reference, no second copy of the model</source>
         <translation>同样的参考模型，不需要第二份模型副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="187"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="197"/>
         <source>Compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="189"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="199"/>
         <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
         <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="191"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="201"/>
         <source>Compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="193"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="203"/>
         <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
         <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="207"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="217"/>
         <source>let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="209"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="219"/>
         <source>score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="211"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="221"/>
         <source>compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="213"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="223"/>
         <source>compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="214"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="224"/>
         <source>run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="245"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="253"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="256"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="264"/>
         <source>give the generation engine {share:.0%} of each GPU</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
