@@ -75,3 +75,13 @@ def test_the_hardware_line_says_the_engines_own_gpus(qtbot):
     window.state.load(s.replace(**_split(s)))
     assert not picker.engine_gpus.isHidden()
     assert picker.summary.text().startswith("1 × ") and "1 more" in picker.engine_gpus.text()
+
+
+def test_no_engine_apart_is_offered_where_the_framework_generates_on_the_training_gpus():
+    """verl's main_ppo and Unsloth generate on the trainer's GPUs (engine_apart False): neither the split nor "Run the
+    generation engine on N GPUs of its own" (verl's export refuses rollout_placement separate) is offered there."""
+    s = scenario_from_dict({**GRPO_2X4090, "framework": "verl", "rollout_gpu_memory_utilization": "auto"})
+    assert not any(x.changes.get("rollout_placement") == "separate" for x in suggestions(s))
+    assert not any(p.changes.get("rollout_placement") == "separate" for p in plans(s))
+    trl = scenario_from_dict(GRPO_2X4090)
+    assert sum(x.changes.get("rollout_placement") == "separate" for x in suggestions(trl)) == 2

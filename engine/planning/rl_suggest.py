@@ -178,7 +178,7 @@ def _engine_candidates(s: Scenario, rs: Any) -> list[Candidate]:
                     QT_TRANSLATE_NOOP("engine", "the engine's weights are reloaded after each step: a little slower")))
     out += _engine_tp_candidate(s, rs)
     out += _split_candidate(s, rs)
-    if s.world_size > 1:
+    if s.world_size > 1 and defaults_for(s.framework).posttraining.engine_apart:  # not verl's main_ppo, not Unsloth
         out.append((message(QT_TRANSLATE_NOOP("engine", "Run the generation engine on {n} GPUs of its own"),
                             n=s.gpus_per_node), {"rollout_placement": "separate", "rollout_gpus": s.gpus_per_node},
                     QT_TRANSLATE_NOOP("engine", "needs that many more GPUs")))
