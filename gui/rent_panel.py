@@ -146,6 +146,7 @@ class RentPanel(SearchPanel):
         self.budget.setRange(0, 1e12)
         self.budget.setDecimals(0)
         self.budget.setSpecialValueText(self.tr("none"))
+        self.currency.currentIndexChanged.connect(lambda _i: self._budget_in(self.currency.currentData()))
         form = QFormLayout()
         form.addRow(self.tr("Currency"), self.currency)
         form.addRow(self.tr("Deadline"), self.deadline)
@@ -181,8 +182,21 @@ class RentPanel(SearchPanel):
 
     # --- search
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        # the list as the settings hold it: the serving tab edits the same list, and its prices showed here only
+        # after a restart (the serving tab already reloads on showing: serve_rent_panel.reload_prices)
+        prices = dict(self.settings.values.gpu_prices)
+        if self.table.prices() != prices:
+            self.table.blockSignals(True)
+            for g in self.table.gpus:
+                self.table.set_price(g.id, prices.get(g.id))
+            self.table.blockSignals(False)
         take_scenario_price(self.table, self.currency, self.state.scenario)
+        self._budget_in(self.currency.currentData())
         super().showEvent(event)
+
+    def _budget_in(self, code: str) -> None:
+        """The budget in the list's currency: it read "3000" beside a price list in USD (user audit 13)."""
+        self.budget.setSuffix(f" {code}" if code else "")
 
     def refresh_shown(self) -> None:
         self._stale = False  # nothing to redo on showing: the search waits for prices and the button

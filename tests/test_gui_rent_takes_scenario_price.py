@@ -18,8 +18,8 @@ SERVE_70B = {"model": "llama-3.1-70b", "gpu": "h200", "gpus_per_node": 8, "tp": 
              "max_model_len": 8192, "gpu_hour_price": 3.5, "currency": "USD"}
 
 
-def _shown(qtbot, panel_type, scenario):
-    panel = panel_type(AppState(scenario_from_dict(scenario)), Settings())
+def _shown(qtbot, panel_type, scenario, settings=None):
+    panel = panel_type(AppState(scenario_from_dict(scenario)), settings or Settings())
     qtbot.addWidget(panel)
     panel.show()
     return panel
@@ -41,3 +41,16 @@ def test_a_price_the_user_typed_stays_and_another_currency_is_not_mixed_in(qtbot
     Settings().update(price_currency="USD")  # the list's currency, as picked in the tab and kept
     in_eur = _shown(qtbot, RentPanel, {**FT_70B, "gpu": "h200", "currency": "EUR"})
     assert in_eur.currency.currentData() == "USD" and "h200" not in in_eur.table.prices()
+
+
+def test_the_training_tab_shows_prices_typed_in_the_serving_tab_and_its_budgets_currency(qtbot, planner_home):
+    settings = Settings()  # the window's one settings object, both tabs' price list
+    training = _shown(qtbot, RentPanel, FT_70B, settings)
+    training.hide()
+    serving = _shown(qtbot, ServeRentPanel, SERVE_70B, settings)
+    serving.table.set_price("mi300x", 3.0)
+    training.show()
+    assert training.table.prices()["mi300x"] == 3.0
+    assert training.budget.suffix() == " USD"
+    training.currency.setCurrentIndex(training.currency.findData("EUR"))
+    assert training.budget.suffix() == " EUR"
