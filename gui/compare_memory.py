@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication
 from engine import Estimate
 from engine.units import format_bytes
 
+from .explain import explain_component
 from .i18n import tr_engine
 from .phase_chart import short_name
 
@@ -59,3 +60,18 @@ def component_rows(estimates: list[Estimate], unit: str) -> list[tuple[str, list
         for comp, _b in est.busiest.at_peak():
             names.setdefault((est.serving is not None, tr_engine(comp.name)))
     return [(name, with_delta([_cell(est, serving, name) for est in estimates], unit)) for serving, name in names]
+
+
+def component_tips(estimates: list[Estimate], names: list[str], unit: str) -> dict[str, list[str]]:
+    """Each component row's cells explained as the breakdown's rows are (explain_component: the formula and its
+    inputs), for the pane whose peak holds it: the Compare tab's figures had no hover at all, where the Breakdown
+    tab's same figures give their formula (user audit 13). A pane without the component has no tip."""
+    tips: dict[str, list[str]] = {}
+    for name in names:
+        cells = []
+        for est in estimates:
+            held = [(c, b) for c, b in est.busiest.at_peak() if tr_engine(c.name) == name]
+            cells.append("<br><br>".join(explain_component(c, b, est.busiest.peak_allocated_bytes, unit)
+                                         for c, b in held))
+        tips[name] = cells
+    return tips

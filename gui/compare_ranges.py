@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication
 
 from engine import Estimate
 from engine.messages import QT_TRANSLATE_NOOP
-from engine.plan_card import LIKELY_RUN, LIKELY_STEP, LIKELY_TOKENS, LIKELY_TPOT
+from engine.plan_card import LIKELY_MILLION, LIKELY_RUN, LIKELY_STEP, LIKELY_TOKENS, LIKELY_TPOT
 from engine.range_words import band_multiples, likely_range_words
 from engine.serving import ServingSpeed
 from engine.serving.speed_band import speed_ranges
@@ -71,7 +71,8 @@ def range_labels() -> set[str]:
     """The range rows' labels, translated: the view fits those rows' height to their wrapped words."""
     translate = QCoreApplication.translate
     return {tr_engine(LIKELY_STEP), tr_engine(LIKELY_TPOT), tr_engine(LIKELY_TOKENS), tr_engine(LIKELY_RUN),
-            translate("CompareView", LIKELY_TTFT), translate("CompareView", LIKELY_TRAINING_TOKENS)}
+            tr_engine(LIKELY_MILLION), translate("CompareView", LIKELY_TTFT),
+            translate("CompareView", LIKELY_TRAINING_TOKENS)}
 
 
 def with_ranges(rows: list[tuple[str, list[str]]], estimates: list[Estimate], speeds: list[ServingSpeed | None],

@@ -28,11 +28,11 @@ from engine.timing import StepTime
 from engine.units import UNITS
 
 from .charts import BudgetBars, PieChart
-from .compare_memory import NOT_APPLICABLE, component_rows, with_delta
+from .compare_memory import NOT_APPLICABLE, component_rows, component_tips, with_delta
 from .compare_ranges import range_labels, with_ranges
 from .i18n import tr_engine
 from .results import VerdictBanner
-from .serving_rows import serving_rows
+from .serving_rows import cost_rows, serving_rows
 from .state import AppState
 from .theme import style_plot
 from .time_panel import time_rows
@@ -159,6 +159,7 @@ class CompareView(QWidget):
         self.estimates: list[Estimate] = []
         self._scales: dict[str, float] = {}  # the shared scale in each unit (see _steady_scale)
         self._file_forms: dict[int, tuple[Scenario, dict[str, Any]]] = {}  # see _file_form
+        self._tips: dict[str, list[str]] = {}  # a memory row's cells explained, pane by pane (compare_memory.py)
         self.hint = QLabel(self.tr("Select 2 to 4 scenarios in the Library and press “Compare selected”, or "
                                    "“Compare with current” to set the editor's scenario beside them."))
         self.hint.setWordWrap(True)
@@ -317,17 +318,25 @@ class CompareView(QWidget):
                      for (item, _), v in zip(shown, values, strict=True)]
             if any(w != words[0] for w in words):
                 rows.append((field_label(key), words))
-        rows += component_rows([e for _, e in shown], unit)
+        memory = component_rows([e for _, e in shown], unit)
+        rows += memory
+        self._tips = component_tips([e for _, e in shown], [label for label, _ in memory], unit)
         rows.append((self.tr("Peak allocated"), with_delta([e.peak_allocated_bytes for _, e in shown], unit)))
         rows.append((self.tr("Total with overheads"), with_delta([e.total_bytes for _, e in shown], unit)))
         rows.append((self.tr("Verdict"), [tr_engine(e.verdict) for _, e in shown]))
-        rows.append((self.tr("CPU memory per node"), with_delta([e.host_bytes for _, e in shown], unit)))
+        # a served model's engine whose CPU memory the estimate does not count (vLLM, SGLang: only llama.cpp's is)
+        # read "0.00 GiB" beside a training run's figure (user audit 13): said as not counted
+        rows.append((self.tr("CPU memory per node"), with_delta(
+            [self.tr("not counted") if e.serving is not None and not e.host_bytes else e.host_bytes
+             for _, e in shown], unit)))
         speeds = [self._serving_speed(item.scenario) for item, _ in shown]
         times = [self._step_time(item.scenario) for item, _ in shown]
         # each time and speed figure with its likely range below it (compare_ranges.py)
         currencies = [item.scenario.currency for item, _ in shown]  # each pane's cost in its own currency
-        rows += with_ranges(serving_rows([e for _, e in shown], speeds) + time_rows(times, currencies),
-                            [e for _, e in shown], speeds, times, currencies)
+        # a training step's rows only where a pane trains: three served models showed four rows of empty cells
+        training = time_rows(times, currencies) if any(i.scenario.workload != "inference" for i, _ in shown) else []
+        serving = serving_rows([e for _, e in shown], speeds) + cost_rows([i.scenario for i, _ in shown], speeds)
+        rows += with_ranges(serving + training, [e for _, e in shown], speeds, times, currencies)
         self._show_table([item.label for item, _ in shown], rows)
         fitted = range_labels()  # a range's words wrap onto 2 or 3 lines in four narrow columns: its rows grow to them
         for r, (label, _values) in enumerate(rows):
@@ -351,6 +360,7 @@ class CompareView(QWidget):
         if table.rowCount() != len(rows):
             table.setRowCount(len(rows))
         for r, (label, values) in enumerate(rows):
+            tips = self._tips.get(label)
             for c, text in enumerate([label, *values]):
                 cell = table.item(r, c)
                 if cell is None:
@@ -359,6 +369,9 @@ class CompareView(QWidget):
                         cell.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                     table.setItem(r, c, cell)
                 _set_text(cell, text)
+                tip = tips[c - 1] if c and tips else ""
+                if cell.toolTip() != tip:
+                    cell.setToolTip(tip)
 
     def _serving_speed(self, scenario: Scenario) -> ServingSpeed | None:
         try:

@@ -178,19 +178,33 @@ def add_model_folder(win: PlannerWindow) -> None:
         win.model_picker.rescan()
 
 
+COMPARISON = "comparison-"  # the kinds of the comparison's own exports: comparison-png, -pdf, -md, -csv
+
+
+def can_export_comparison(win: PlannerWindow) -> bool:
+    return len(win.compare.items) >= 2
+
+
 def export(win: PlannerWindow, kind: str) -> None:
     filters = {"png": "Plan card, PNG image (*.png)", "pdf": "Plan card, PDF (*.pdf)", "md": "Markdown (*.md)",
-               "csv": "CSV (*.csv)"}
-    suggested = f"{win.state.scenario.name}.{kind}".replace("/", "-")
+               "csv": "CSV (*.csv)", COMPARISON + "png": "Comparison, PNG image (*.png)",
+               COMPARISON + "pdf": "Comparison, PDF (*.pdf)", COMPARISON + "md": "Markdown (*.md)",
+               COMPARISON + "csv": "CSV (*.csv)"}
+    suffix = kind.removeprefix(COMPARISON)
+    name = QCoreApplication.translate("Actions", "Comparison") if kind != suffix else win.state.scenario.name
+    suggested = f"{name}.{suffix}".replace("/", "-")
     choice = FileChoice.ask_save(win, QCoreApplication.translate("Actions", "Export"), filters[kind], suggested)
     if choice is not None:
         export_to(win, kind, choice.path)
 
 
 def export_to(win: PlannerWindow, kind: str, path: str) -> None:
-    """Export the current scenario, or the comparison when the Compare tab is showing one."""
-    if win.tabs.currentWidget() is win.compare and len(win.compare.items) >= 2:
-        export_comparison(win, kind, path)
+    """Export the current scenario (png, pdf: its plan card; md; csv), or with a kind "comparison-png" (-pdf, -md,
+    -csv) the Compare tab's comparison. The plan card was the comparison whenever the Compare tab was open, and every
+    Apply opens it (before / after): "Plan card (PDF)" after applying a rent plan gave a manager two panes headed
+    "Before" and "(live: follows the editor)", not the plan (user audit 13)."""
+    if kind.startswith(COMPARISON):
+        export_comparison(win, kind.removeprefix(COMPARISON), path)
         win.status.showMessage(QCoreApplication.translate("Actions", "Exported %s") % path, 5000)
         return
     s, est, unit = win.state.scenario, win.state.estimate, win.state.unit

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -214,6 +217,12 @@ class MainWindow(QMainWindow):
         for label, kind in ((self.tr("Plan card, image (PNG)…"), "png"), (self.tr("Plan card (PDF)…"), "pdf"),
                             (self.tr("Markdown…"), "md"), (self.tr("Breakdown table (CSV)…"), "csv")):
             action(export, label, lambda _=False, k=kind: file_actions.export(self, k))
+        export.addSeparator()  # the comparison's own items: the plan card stays the plan's on every tab
+        compared = [action(export, label, lambda _=False, k=kind: file_actions.export(self, file_actions.COMPARISON + k))
+                    for label, kind in ((self.tr("Comparison, image (PNG)…"), "png"), (self.tr("Comparison (PDF)…"), "pdf"),
+                                        (self.tr("Comparison table (Markdown)…"), "md"),
+                                        (self.tr("Comparison table (CSV)…"), "csv"))]
+        export.aboutToShow.connect(lambda: [a.setEnabled(file_actions.can_export_comparison(self)) for a in compared])
         file_menu.addSeparator()
         action(file_menu, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
 
@@ -290,6 +299,19 @@ class MainWindow(QMainWindow):
         self.phases.setVisible(phased)
         (self.phases if phased else self.bars).show_estimate(self.state.estimate, self.state.unit)
         self.charts_stale = False
+
+    @contextmanager
+    def charts_unfolded(self) -> Iterator[None]:
+        """The charts at their own height while a plan card draws them, though the Compare tab has folded them to
+        none (_tab_changed): a card exported with the comparison open divided by their height of 0."""
+        folded = self.right_split.sizes()[0] == 0
+        if folded:
+            self.right_split.setSizes(self._chart_sizes)
+        try:
+            yield
+        finally:
+            if folded:
+                self.right_split.setSizes([0, sum(self._chart_sizes)])
 
     def _tab_changed(self, _index: int) -> None:
         # The comparison has its own charts: give it the room the current scenario's charts take.

@@ -332,10 +332,17 @@ class HardwarePicker(QGroupBox):
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.PlainText)  # holds a custom GPU name: never rich text
         self.summary.setFixedHeight(self.summary.fontMetrics().height() + 6)
+        # the generation engine's GPUs of its own, where it has them: the counts above are the trainer's, and a split
+        # plan's two RTX 4090 read "1 × RTX 4090" (user audit 13). A line of its own that wraps: on the summary's
+        # line it widened the whole panel
+        self.engine_gpus = QLabel()
+        self.engine_gpus.setWordWrap(True)
+        self.engine_gpus.hide()
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree)
         layout.addLayout(row)
         layout.addWidget(self.summary)
+        layout.addWidget(self.engine_gpus)
         self.tree.chosen.connect(self._chosen)
         self.gpus_per_node.valueChanged.connect(lambda v: self._edit({"gpus_per_node": v}))
         self.nodes.valueChanged.connect(lambda v: self._edit({"nodes": v}))
@@ -395,3 +402,8 @@ class HardwarePicker(QGroupBox):
         self.summary.setText(self.tr("%(n)s × %(gpu)s%(custom)s, %(mem)s each") % {
             "n": format_gpu_count(s.world_size), "gpu": est.gpu_name, "custom": custom,
             "mem": format_bytes(est.capacity_bytes, self.state.unit)})
+        apart = est.rl is not None and s.rollout_placement == "separate" and bool(s.rollout_gpus)
+        if apart:
+            self.engine_gpus.setText(self.tr("and %s more of them for the generation engine, on GPUs of its own")
+                                     % format_gpu_count(s.rollout_gpus))
+        self.engine_gpus.setVisible(apart)

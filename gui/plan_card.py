@@ -132,7 +132,7 @@ def printed_in_light(win: PlannerWindow) -> Iterator[None]:
 
 def draw_card(painter: QPainter, win: PlannerWindow, width: float, height: float) -> None:
     """The whole card in a width x height box (CSS pixels) at the painter's origin, scaled down to fit if needed."""
-    with printed_in_light(win):
+    with printed_in_light(win), win.charts_unfolded():
         win.draw_charts()  # up to date even while Compare had hidden them
         _draw_card(painter, win, width, height)
 

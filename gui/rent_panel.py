@@ -8,7 +8,7 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -115,6 +115,17 @@ def price_list(settings: Settings, scenario_currency: str) -> tuple[PriceTable, 
     return table, currency
 
 
+def take_scenario_price(table: PriceTable, currency: QComboBox, s: Any) -> None:
+    """The scenario's price per GPU-hour (the Time tab's, or its file's) typed into its GPU's empty row, where it is in
+    the list's currency: an engineer who had priced the H100 at 2.50 USD on the Time tab found its row empty here,
+    beside "No prices ship with the app" (user audit 13). A price already in the row stays the user's."""
+    gpu = s.gpu if isinstance(s.gpu, str) else None
+    if (gpu is None or not s.gpu_hour_price or s.currency != currency.currentData()
+            or gpu not in {g.id for g in table.gpus} or gpu in table.prices()):
+        return
+    table.set_price(gpu, s.gpu_hour_price)
+
+
 class RentPanel(SearchPanel):
     """Searched only when asked (the prices come first); an edit after a search says the list is out of date."""
 
@@ -135,6 +146,7 @@ class RentPanel(SearchPanel):
         self.budget.setRange(0, 1e12)
         self.budget.setDecimals(0)
         self.budget.setSpecialValueText(self.tr("none"))
+        self.currency.currentIndexChanged.connect(lambda _i: self._budget_in(self.currency.currentData()))
         form = QFormLayout()
         form.addRow(self.tr("Currency"), self.currency)
         form.addRow(self.tr("Deadline"), self.deadline)
@@ -169,6 +181,23 @@ class RentPanel(SearchPanel):
                 "currency": self.currency.currentData(), "unit": self.state.unit}
 
     # --- search
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        # the list as the settings hold it: the serving tab edits the same list, and its prices showed here only
+        # after a restart (the serving tab already reloads on showing: serve_rent_panel.reload_prices)
+        prices = dict(self.settings.values.gpu_prices)
+        if self.table.prices() != prices:
+            self.table.blockSignals(True)
+            for g in self.table.gpus:
+                self.table.set_price(g.id, prices.get(g.id))
+            self.table.blockSignals(False)
+        take_scenario_price(self.table, self.currency, self.state.scenario)
+        self._budget_in(self.currency.currentData())
+        super().showEvent(event)
+
+    def _budget_in(self, code: str) -> None:
+        """The budget in the list's currency: it read "3000" beside a price list in USD (user audit 13)."""
+        self.budget.setSuffix(f" {code}" if code else "")
+
     def refresh_shown(self) -> None:
         self._stale = False  # nothing to redo on showing: the search waits for prices and the button
 

@@ -31,6 +31,7 @@ from .widgets import VERDICT_COLOURS, colour_for
 VERDICT_WORDS = {"fits": "FITS", "tight": "TIGHT", "does not fit": "DOES NOT FIT"}
 VERDICT_SYMBOLS = {"fits": "✔", "tight": "⚠", "does not fit": "✖"}
 BANNER_HEIGHT = 62  # the verdict word and two lines of detail
+BANNER_MOST_LINES = 3  # lines of detail the banner grows by at most, where its words wrap to them
 
 
 class VerdictBanner(QLabel):
@@ -41,9 +42,9 @@ class VerdictBanner(QLabel):
         self.grows = grows
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.RichText)
-        # A fixed height: a label that resizes with its text relayouts (and repaints) the whole window. It grows by
-        # one line only where the words need a third (a long room, the CPU note and the fullest stage on a narrow
-        # window), so a drag that keeps the line count keeps the layout (fit_height)
+        # A fixed height: a label that resizes with its text relayouts (and repaints) the whole window. It grows only
+        # where the words need more lines (a long room, the CPU note and the fullest stage on a narrow window), so a
+        # drag that keeps the line count keeps the layout (fit_height)
         self.setFixedHeight(BANNER_HEIGHT)
         self.verdict = ""
         # the "CPU memory not checked" note; a narrow Compare pane leaves it to the comparison table's CPU row
@@ -84,11 +85,13 @@ class VerdictBanner(QLabel):
         self.fit_height()
 
     def fit_height(self) -> None:
-        """Two lines of detail, or three where the text wraps to three at this width: never clipped mid-word."""
+        """Two lines of detail, or as many more as the text wraps to at this width (at most BANNER_MOST_LINES more):
+        never clipped. The cap was one Latin line more, and zh_CN's words, set in a CJK font of taller lines, wrapped
+        to a third line the banner cut in half on a 1280x720 laptop: the host-memory note (user audit 13)."""
         if not self.grows:
             return
-        third_line = BANNER_HEIGHT + self.fontMetrics().lineSpacing()
-        needed = max(BANNER_HEIGHT, min(self.heightForWidth(self.width()), third_line))
+        most = BANNER_HEIGHT + BANNER_MOST_LINES * self.fontMetrics().lineSpacing()
+        needed = max(BANNER_HEIGHT, min(self.heightForWidth(self.width()), most))
         if needed != self.height():
             self.setFixedHeight(needed)
 

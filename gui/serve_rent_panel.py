@@ -42,7 +42,7 @@ from engine.serving.result import engine_name
 from engine.units import format_money, format_seconds
 
 from .i18n import tr_engine
-from .rent_panel import price_list
+from .rent_panel import price_list, take_scenario_price
 from .search_panel import SearchPanel
 from .settings_store import Settings
 from .state import AppState
@@ -150,6 +150,7 @@ class ServeRentPanel(SearchPanel):
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         self.reload_prices()
+        take_scenario_price(self.table, self.currency, self.state.scenario)  # the Time tab's price (user audit 13)
         self.follow_context()
         super().showEvent(event)
 

@@ -1,16 +1,19 @@
 """Serve mode's words for the engine's figures: the speed line and the comparison table's rows of compared
-inference scenarios (users at once, context, KV tokens, TTFT, TPOT, tokens/s)."""
+inference scenarios (users at once, context, KV tokens, TTFT, TPOT, tokens/s; with a price, the GPUs' hour and a
+million output tokens)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
 from engine import Estimate
+from engine.plan_card import LIKELY_MILLION
+from engine.range_words import likely_range_message
 from engine.scenario import Scenario
 from engine.serving import ServingSpeed
-from engine.serving.report import all_instances_words
+from engine.serving.report import all_instances_words, million_tokens_cost
 from engine.serving.speed_band import speed_range_text
-from engine.units import format_count, format_seconds
+from engine.units import format_count, format_gpu_count, format_money, format_seconds
 
 from .i18n import tr_engine, tr_message
 
@@ -56,3 +59,28 @@ def serving_rows(estimates: list[Estimate], speeds: list[ServingSpeed | None]) -
             lambda _m, v: format_seconds(v.tpot_seconds) if v else ""),
         row(translate("ServeMode", "Output tokens/s"), lambda _m, v: format_count(v.tokens_per_second) if v else ""),
     ]
+
+
+def cost_rows(scenarios: list[Scenario], speeds: list[ServingSpeed | None]) -> list[tuple[str, list[str]]]:
+    """With a price on any compared served model, what its GPUs cost an hour and what a million output tokens cost
+    (and their range), each in its own currency, as the plan card and `estimate` give them (engine/plan_card.py,
+    engine/serving/report.py): the Compare tab showed each pane's price per GPU-hour but neither cost, so a startup
+    comparing H100, H200 and MI300X at their prices worked out the cost per token by hand (user audit 13)."""
+    priced = [s.workload == "inference" and s.gpu_hour_price is not None for s in scenarios]
+    if not any(priced):
+        return []
+    hours, million, likely = [], [], []
+    for s, v, has_price in zip(scenarios, speeds, priced, strict=True):
+        cost = million_tokens_cost(s, v) if has_price and v is not None else None
+        hours.append(f"{format_gpu_count(s.world_size)} x {s.gpu_hour_price:,.2f} = "
+                     f"{format_money(s.world_size * s.gpu_hour_price, s.currency)}" if has_price else "")
+        million.append(format_money(cost[0], s.currency) if cost is not None else "")
+        likely.append(tr_message(likely_range_message(f"{cost[1]:,.2f}", format_money(cost[2], s.currency),
+                                                      cost[1] / cost[0], cost[2] / cost[0]))
+                      if cost is not None and cost[1] != cost[2] else "")
+    translate = QCoreApplication.translate
+    rows = [(translate("ServeMode", "GPUs an hour"), hours),
+            (tr_engine("A million output tokens"), million)]
+    if any(likely):
+        rows.append((tr_engine(LIKELY_MILLION), likely))
+    return rows

@@ -32,3 +32,5 @@ class PlannerWindow(Protocol):
     def centralWidget(self) -> Any: ...  # noqa: N802 - Qt's name
 
     def draw_charts(self) -> None: ...
+
+    def charts_unfolded(self) -> Any: ...  # a context: the charts at their height, though Compare folded them

@@ -33,7 +33,7 @@ def test_every_row_of_the_comparison_has_the_headers_columns(qtbot, tmp_path):
     window.compare.set_items([Compared(before.name, before), Compared(after.name, after)])
     window.tabs.setCurrentWidget(window.compare)
     out = tmp_path / "compare.md"
-    file_actions.export_to(window, "md", str(out))
+    file_actions.export_to(window, file_actions.COMPARISON + "md", str(out))
     rows = [line for line in out.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
     assert len({_columns(row) for row in rows}) == 1, rows
     assert _columns(rows[0]) == 3

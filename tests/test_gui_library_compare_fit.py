@@ -188,7 +188,7 @@ def test_comparison_exports(window, tmp_path):
     window.tabs.setCurrentWidget(window.compare)
     for kind in ("png", "pdf", "md", "csv"):
         out = tmp_path / f"compare.{kind}"
-        file_actions.export_to(window, kind, str(out))
+        file_actions.export_to(window, file_actions.COMPARISON + kind, str(out))
         assert out.stat().st_size > 100, kind
     text = (tmp_path / "compare.md").read_text()
     assert "rtx-4090" in text and "h200" in text and "Peak allocated" in text

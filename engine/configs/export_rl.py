@@ -12,7 +12,7 @@ from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..posttraining.estimate import step_sequences
 from ..posttraining.longest_completion import longest_completion_len
-from ..posttraining.settings import critic_offload, reference_for
+from ..posttraining.settings import critic_offload, reference_for, rl_settings
 from ..scenario import Scenario
 from ..scenario.behaviour import adapter_dtype_bytes, fsdp1_wrap, fsdp_shards
 from ..scenario.optimizer_used import optimizer_used
@@ -67,7 +67,28 @@ def trl_config(s: Scenario) -> str:
         data["accelerate_config"] = profile
     launch = f"# Launch: trl {trainer} --config trl_config.yaml --num_processes {s.world_size}"
     launch += f" --num_machines {s.nodes}\n" if s.nodes > 1 else "\n"
-    return launch + note + yaml_config(s, "trl", data)
+    return launch + _trl_server_line(s) + note + yaml_config(s, "trl", data)
+
+
+def _trl_server_line(s: Scenario) -> str:
+    """The engine's own command where it runs on GPUs of its own (vllm_mode server): GRPOConfig's
+    vllm_gpu_memory_utilization and vllm_tensor_parallel_size apply in colocate mode only, "If you are using
+    vllm_mode='server', this parameter must be passed separately when launching the vLLM server" (trl/trainer/
+    grpo_config.py help), and `trl vllm-serve` takes them as --gpu_memory_utilization (default 0.9),
+    --tensor_parallel_size and --data_parallel_size (huggingface/trl@01bd4a59 trl/scripts/vllm_serve.py
+    ScriptArguments). On one node the server takes the GPUs after the trainer's: "vLLM server and TRL trainer must
+    use different CUDA devices" (docs/source/vllm_integration.md). The file said vllm_mode server and a share the
+    server never reads, and no server command (user audit 13)."""
+    if s.rollout_engine != "vllm" or s.rollout_placement != "separate" or not s.rollout_gpus:
+        return ""
+    devices = (f"CUDA_VISIBLE_DEVICES={','.join(str(s.gpus_per_node + i) for i in range(s.rollout_gpus))} "
+               if s.nodes == 1 else "")
+    # the share the plan sized the engine with, "auto" (the framework's) included: the server's own default differs
+    share = f" --gpu_memory_utilization {rl_settings(s, dtypes_for(s).compute).utilization:g}"
+    engines = s.rollout_gpus // s.rollout_tp
+    return (f"# Start the generation engine first, on GPUs of its own: {devices}trl vllm-serve --model {model_name(s)}"
+            f" --tensor_parallel_size {s.rollout_tp}" + (f" --data_parallel_size {engines}" if engines > 1 else "")
+            + share + "\n")
 
 
 def _qlora_adapter_note(s: Scenario, since: str) -> str:

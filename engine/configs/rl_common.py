@@ -141,6 +141,14 @@ def _read_lengths(c: Collector, d: dict[str, Any], objective: str) -> None:
         set_int(c, "num_iterations", d["num_iterations"], "num_iterations")
 
 
+# A server-mode config without the server's GPU count lost nearly every key: the scenario needs rollout_gpus for an
+# engine on GPUs of its own, and each key was rejected in turn with that sentence (user audit 13, TRL's export of
+# the split plan: "micro_batch = 4 rejected: A generation engine on GPUs of its own needs the number of those GPUs")
+SERVER_GPUS_WHY = QT_TRANSLATE_NOOP("engine", "vllm_mode server: the engine's GPUs are given to its own server "
+                                              "command (trl vllm-serve), not in this file; one engine of the file's "
+                                              "vllm_tensor_parallel_size, else 1 GPU, as vllm-serve starts by default")
+
+
 def _read_vllm(c: Collector, d: dict[str, Any]) -> None:
     use = as_bool(d.get("use_vllm"))
     if use is not None:
@@ -150,6 +158,9 @@ def _read_vllm(c: Collector, d: dict[str, Any]) -> None:
         placement = {"colocate": "colocate", "server": "separate"}.get(str(mode).strip().lower())
         if placement:
             c.set("rollout_placement", placement, "vllm_mode")
+            if placement == "separate":  # the server's GPUs are on its own command line, never in this file
+                c.assume("rollout_gpus", as_int(d.get("vllm_tensor_parallel_size")) or 1, message(SERVER_GPUS_WHY),
+                         "vllm_mode")
         else:
             c.skip("vllm_mode", message(QT_TRANSLATE_NOOP("engine", "vllm_mode '{mode}' is not colocate or server"),
                                         mode=mode))

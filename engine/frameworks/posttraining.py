@@ -68,6 +68,10 @@ class PostTrainingDefaults:
     # the padding-free update (the micro-batch's sequences in one row) divides the logits by the temperature in place
     # on a view of the model's output, so backward runs CopySlices over the whole logits (4 logits-sized tensors)
     padding_free_scaled_on_view: bool = False
+    # the framework can run its generation engine on GPUs of its own (TRL's vllm_mode server, OpenRLHF's vLLM engines
+    # without colocate_all_models, ms-swift's rollout server, NeMo-RL's non-colocated generation); False where it
+    # generates on the training GPUs only. Make it fit offers the node's GPUs split only where True
+    engine_apart: bool = True
     # the engine is built with enforce_eager (no CUDA graphs captured beside its budget)
     rollout_enforce_eager: bool = False
     # an online objective scores the old policy's log-probs in a forward of its own before the update; False where
@@ -268,7 +272,10 @@ VERL = PostTrainingDefaults(
     scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, fsdp2_offload_pageable=True,
     update_entropy="compiled",
     reference_params_offloaded=True, rollout_serves_adapters=True, padding_free_scaled_on_view=True,
-    adapters_sharded=True, batch_dispatched=True)
+    adapters_sharded=True, batch_dispatched=True,
+    # main_ppo's rollout runs inside the actor's workers (verl/workers/fsdp_workers.py ActorRolloutRefWorker, "Hybrid
+    # worker that includes actor model, rollout and optional ref model"), on the actor's GPUs: no engine apart
+    engine_apart=False)
 
 OPENRLHF = PostTrainingDefaults(
     "vllm", 0.95, "none", False, "separate", False, ("ppo", "grpo", "rloo"), "fused-fp32", False, "per-parameter", 0,
@@ -369,7 +376,8 @@ UNSLOTH = PostTrainingDefaults(
       "so vLLM's worker loads it again (vllm_lora_worker_manager.py add_adapter, lines 252-274): "
       "engine/posttraining/adapter_load.py")),
     rollout_serves_adapters=True, old_policy_pass=False, rollout_generates_per_micro_batch=True,
-    rollout_loads_adapters_per_generate=True)
+    rollout_loads_adapters_per_generate=True,
+    engine_apart=False)  # fast_inference's vLLM runs in the trainer's process, on its GPU (the "shared weights" row)
 
 # ms-swift's Megatron trainers (`megatron rlhf`): the reference and the policy each return the model's per-token
 # cross-entropy, and the log-probs are its negation, so the logits are those of Megatron's own loss

@@ -53,11 +53,21 @@ def changed_keys(base: Scenario, s: Scenario) -> dict[str, Any]:
             if getattr(s, f.name) != getattr(base, f.name)}
 
 
+def gpus_in_use(s: Scenario) -> int:
+    """The training GPUs, and a generation engine's GPUs of its own: a plan that splits the node's GPUs between them
+    (rl_suggest.split_gpus) trains on fewer and adds none, so neither its words nor its assumptions say a GPU count."""
+    return s.world_size + ((s.rollout_gpus or 0) if s.rollout_placement == "separate" else 0)
+
+
+def gpus_changed(base: Scenario, s: Scenario) -> bool:
+    return s.world_size != base.world_size and gpus_in_use(s) != gpus_in_use(base)
+
+
 def assumptions_changed(base: Scenario, s: Scenario) -> tuple[str, ...]:
     """Which of the ASSUMPTIONS going from base to s changes."""
     gb = s.micro_batch * s.grad_accum * s.dp != base.micro_batch * base.grad_accum * base.dp
     flags = {"global batch": gb, "method": s.method != base.method, "sequence length": s.seq_len != base.seq_len,
-             "hardware": s.world_size != base.world_size or s.gpu != base.gpu,
+             "hardware": gpus_changed(base, s) or s.gpu != base.gpu,
              "numerics": (s.precision, same_numerics(optimizer_used(s))) != (base.precision,
                                                                            same_numerics(optimizer_used(base)))
              or (s.method == "qlora") != (base.method == "qlora")}

@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 from ..errors import PlannerError
+from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..posttraining import rl_settings
 from ..posttraining.settings import ONLINE_OBJECTIVES
@@ -94,6 +95,67 @@ def _engine_tp_candidate(s: Scenario, rs: Any) -> list[Candidate]:
 
 
 
+# vLLM's share of a GPU when not told: the server's default (huggingface/trl@01bd4a59 trl/scripts/vllm_serve.py
+# ScriptArguments gpu_memory_utilization 0.9; vLLM's own CacheConfig default 0.9). A colocated engine's share (TRL's
+# vllm_gpu_memory_utilization 0.3) left a 7B's 14 GiB of weights no room on a GPU of its own.
+VLLM_SERVER_SHARE = 0.9
+SPLIT_SHARES_TRIED = 5  # 0.9 down to 0.7
+SPLIT_TITLE = QT_TRANSLATE_NOOP("engine", "Train on {train} of the {total} GPUs and run the generation engine on "
+                                          "the other {n}, with {share:.0%} of each")
+SPLIT_TITLE_BATCH = QT_TRANSLATE_NOOP("engine", "Train on {train} of the {total} GPUs and run the generation engine "
+                                                "on the other {n}, with {share:.0%} of each; accumulate {steps} steps "
+                                                "to keep the global batch")
+SPLIT_PHRASE = QT_TRANSLATE_NOOP("engine", "train on {train} of the {total} GPUs and run the generation engine on the "
+                                           "other {n}, with {share:.0%} of each")
+SPLIT_NOTE = QT_TRANSLATE_NOOP("engine", "no GPU added: the engine runs as a server on GPUs of its own, so the training "
+                                         "GPUs hold none of its weights or KV cache; fewer GPUs train")
+
+
+def split_gpus(s: Scenario, rs: Any) -> dict[str, Any] | None:
+    """The node's GPUs split between the trainer and a colocated engine moved to GPUs of its own, half each (the
+    engine's half a multiple of its tensor parallelism), one node only. TRL runs its engine so: "vLLM server and TRL
+    trainer must use different CUDA devices", its example serving on GPUs 0-3 and training on 4-7 of one node
+    (huggingface/trl docs/source/vllm_integration.md, v0.22; `trl vllm-serve`, vllm_mode "server"). Two RTX 4090 for
+    a 7B GRPO were told to add 2 GPUs for the engine (or QLoRA), not to give it one of the two (user audit 13)."""
+    engine_gpus = s.gpus_per_node // 2
+    if (rs.rollout_engine == "none" or rs.placement != "colocate" or rs.shares_weights or s.nodes != 1
+            or not defaults_for(s.framework).posttraining.engine_apart
+            or engine_gpus < 1 or engine_gpus % rs.rollout_tp):
+        return None
+    changes: dict[str, Any] = {"rollout_placement": "separate", "rollout_gpus": engine_gpus,
+                               "gpus_per_node": s.gpus_per_node - engine_gpus}
+    if rs.rollout_engine == "vllm" and rs.utilization < VLLM_SERVER_SHARE:  # a colocated share, made for a shared GPU
+        # the server's default, else the largest share a little below it at which the step fits (its KV cache the
+        # smaller); a few estimates at most, as a suggestion is priced on every edit
+        split = s.replace(**changes)
+        shares = [round(VLLM_SERVER_SHARE - SHARE_STEP * k, 2) for k in range(SPLIT_SHARES_TRIED)]
+        changes["rollout_gpu_memory_utilization"] = next(
+            (x for x in shares if _fits(split.replace(rollout_gpu_memory_utilization=x))), VLLM_SERVER_SHARE)
+    return changes
+
+
+def _fits(s: Scenario) -> bool:
+    try:
+        return estimate(s).fits
+    except PlannerError:
+        return False
+
+
+def _split_candidate(s: Scenario, rs: Any) -> list[Candidate]:
+    """The split as a suggestion, one step: the gradient accumulation grows as the training GPUs shrink, so the
+    global batch (TRL's generation batch: per-device batch x processes x accumulation) stays; Make it fit's plans
+    keep it by their own rule (solver._combine), so rl_options leaves it out."""
+    changes = split_gpus(s, rs)
+    if changes is None:
+        return []
+    words = dict(train=changes["gpus_per_node"], total=s.gpus_per_node, n=changes["rollout_gpus"],
+                 share=changes.get("rollout_gpu_memory_utilization", rs.utilization))
+    if (s.grad_accum * s.world_size) % changes["gpus_per_node"] == 0:
+        changes["grad_accum"] = s.grad_accum * s.world_size // changes["gpus_per_node"]
+        return [(message(SPLIT_TITLE_BATCH, **words, steps=changes["grad_accum"]), changes, SPLIT_NOTE)]
+    return [(message(SPLIT_TITLE, **words), changes, SPLIT_NOTE)]
+
+
 def _engine_candidates(s: Scenario, rs: Any) -> list[Candidate]:
     out: list[Candidate] = []
     if rs.rollout_engine == "none" or rs.placement != "colocate":
@@ -115,7 +177,8 @@ def _engine_candidates(s: Scenario, rs: Any) -> list[Candidate]:
                                                         "level 2)")), {"rollout_sleep": "level-2"},
                     QT_TRANSLATE_NOOP("engine", "the engine's weights are reloaded after each step: a little slower")))
     out += _engine_tp_candidate(s, rs)
-    if s.world_size > 1:
+    out += _split_candidate(s, rs)
+    if s.world_size > 1 and defaults_for(s.framework).posttraining.engine_apart:  # not verl's main_ppo, not Unsloth
         out.append((message(QT_TRANSLATE_NOOP("engine", "Run the generation engine on {n} GPUs of its own"),
                             n=s.gpus_per_node), {"rollout_placement": "separate", "rollout_gpus": s.gpus_per_node},
                     QT_TRANSLATE_NOOP("engine", "needs that many more GPUs")))
@@ -143,9 +206,10 @@ def rl_candidates(s: Scenario, compute_bytes: int) -> list[Candidate]:
 
 # Make it fit's order for the post-training changes (engine/planning/solver.py costs: checkpointing 1.0, LoRA 3.0):
 # the engine's share and sleep mode change no maths, a reference without a copy neither; separate rollout GPUs cost
-# GPUs, like adding GPUs (9.0)
+# GPUs, like adding GPUs (9.0); the node's own GPUs split between trainer and engine change no maths and add no GPU,
+# but train on fewer: below a change of method (LoRA / QLoRA 3.0)
 RL_COSTS = {"rollout_gpu_memory_utilization": 0.4, "rollout_sleep": 0.8, "reference_model": 1.2,
-            "cross_entropy": 0.6, "rollout_placement": 9.2, "rollout_tp": 0.5}
+            "cross_entropy": 0.6, "rollout_placement": 9.2, "rollout_tp": 0.5, "rollout_split": 2.5}
 
 
 # Make it fit joins its steps into one sentence: the same changes as the suggestions, in lower case
@@ -171,11 +235,16 @@ def rl_options(s: Scenario, compute_bytes: int) -> list[list[tuple[float, dict[s
         key = next(iter(changes))
         if key in ("rollout_gpu_memory_utilization", "rollout_tp"):  # every step of these is offered below
             continue
-        title = SOLVER_PHRASES.get((key, changes[key]), title)
-        if key == "rollout_placement":
+        cost = RL_COSTS.get(key, 2.0)
+        if key == "rollout_placement" and "gpus_per_node" in changes:  # the node's GPUs split: none added
+            changes = {k: v for k, v in changes.items() if k != "grad_accum"}  # the solver keeps the global batch
+            title = message(SPLIT_PHRASE, **dict(title.params))
+            cost = RL_COSTS["rollout_split"]
+        elif key == "rollout_placement":
             title = message(SOLVER_PHRASES[(key, "separate")].template, n=changes["rollout_gpus"])
-        groups.setdefault(key, []).append((RL_COSTS.get(key, 2.0) + 0.1 * len(groups.get(key, [])), changes, title,
-                                           note))
+        else:
+            title = SOLVER_PHRASES.get((key, changes[key]), title)
+        groups.setdefault(key, []).append((cost + 0.1 * len(groups.get(key, [])), changes, title, note))
     if s.training_objective in ONLINE_OBJECTIVES:  # the engine split over more GPUs, each doubling a little dearer
         groups["rollout_tp"] = [(RL_COSTS["rollout_tp"] + 0.1 * math.log2(t / rs.rollout_tp), {"rollout_tp": t},
                                  message(ENGINE_TP_PHRASE, tp=t), ENGINE_TP_NOTE) for t in engine_tp_choices(s, rs)]

@@ -42,7 +42,16 @@ from .limits import (  # noqa: F401 - the limits are part of the solver's public
     tp_ok,
     with_gpus,
 )
-from .plan import ASSUMPTIONS, Plan, SearchStats, assumptions_changed, changed_keys, join_notes, join_steps  # noqa: F401
+from .plan import (  # noqa: F401
+    ASSUMPTIONS,
+    Plan,
+    SearchStats,
+    assumptions_changed,
+    changed_keys,
+    gpus_changed,
+    join_notes,
+    join_steps,
+)
 from .recompute_plans import (
     RECOMPUTE_SOME,
     fewest_recomputed_layers,
@@ -95,7 +104,10 @@ def _describe(base: Scenario, s: Scenario, opts: list[FitOption]) -> tuple[dict,
     if s.seq_len != base.seq_len:
         steps.append(message(QT_TRANSLATE_NOOP("engine", "shorten sequences to {new} tokens (from {old})"),
                              new=s.seq_len, old=base.seq_len))
-    if s.world_size != base.world_size:
+    # the GPUs said where the plan changes how many it uses; one that gives the engine half the node's (rl_suggest
+    # split_gpus) trains on fewer of the same GPUs: "use 1 GPUs (1 x 1) ... more GPUs cost money: 1 instead of 2" was
+    # said of two RTX 4090 kept as they were (user audit 13)
+    if gpus_changed(base, s):
         if s.tp * s.pp > 1:  # only the dimensions the plan uses (no "pp=1 ... pipeline bubbles" without a pipeline)
             layout = ", ".join(f"{k}={v}" for k, v in (("tp", s.tp), ("pp", s.pp)) if v > 1)
             steps.append(message(QT_TRANSLATE_NOOP("engine", "use {n:,} GPUs ({nodes} x {per_node}) with {layout}"),

@@ -148,40 +148,41 @@
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="185"/>
+        <location filename="../file_actions.py" line="196"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="114"/>
         <location filename="../config_actions.py" line="117"/>
-        <location filename="../file_actions.py" line="194"/>
-        <location filename="../file_actions.py" line="206"/>
+        <location filename="../file_actions.py" line="208"/>
+        <location filename="../file_actions.py" line="220"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="233"/>
+        <location filename="../file_actions.py" line="194"/>
+        <location filename="../file_actions.py" line="247"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="255"/>
+        <location filename="../file_actions.py" line="269"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="262"/>
+        <location filename="../file_actions.py" line="276"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="271"/>
+        <location filename="../file_actions.py" line="285"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="274"/>
+        <location filename="../file_actions.py" line="288"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -303,102 +304,102 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="113"/>
+        <location filename="../results.py" line="116"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="113"/>
+        <location filename="../results.py" line="116"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="113"/>
+        <location filename="../results.py" line="116"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="114"/>
+        <location filename="../results.py" line="117"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="131"/>
+        <location filename="../results.py" line="134"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="161"/>
+        <location filename="../results.py" line="164"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="163"/>
+        <location filename="../results.py" line="166"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="164"/>
+        <location filename="../results.py" line="167"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="187"/>
+        <location filename="../results.py" line="190"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="203"/>
+        <location filename="../results.py" line="206"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="203"/>
+        <location filename="../results.py" line="206"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="203"/>
+        <location filename="../results.py" line="206"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="205"/>
+        <location filename="../results.py" line="208"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="216"/>
+        <location filename="../results.py" line="219"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="216"/>
+        <location filename="../results.py" line="219"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="217"/>
+        <location filename="../results.py" line="220"/>
         <source>host memory not set</source>
         <translation>未设置主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="218"/>
+        <location filename="../results.py" line="221"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="223"/>
+        <location filename="../results.py" line="226"/>
         <source>%1: not estimated</source>
         <translation>%1：未估算</translation>
     </message>
     <message>
-        <location filename="../results.py" line="224"/>
+        <location filename="../results.py" line="227"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="227"/>
+        <location filename="../results.py" line="230"/>
         <source>process (as %1 shows it) %2</source>
         <translation>进程占用（%1 所示）%2</translation>
     </message>
@@ -407,12 +408,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="230"/>
+        <location filename="../results.py" line="233"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="231"/>
+        <location filename="../results.py" line="234"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -469,37 +470,42 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="162"/>
+        <location filename="../compare_view.py" line="163"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="262"/>
+        <location filename="../compare_view.py" line="263"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="321"/>
+        <location filename="../compare_view.py" line="324"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="322"/>
+        <location filename="../compare_view.py" line="325"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="323"/>
+        <location filename="../compare_view.py" line="326"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="324"/>
+        <location filename="../compare_view.py" line="329"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="343"/>
+        <location filename="../compare_view.py" line="330"/>
+        <source>not counted</source>
+        <translation>未计入</translation>
+    </message>
+    <message>
+        <location filename="../compare_view.py" line="352"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -514,7 +520,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>tokens/s，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../compare_memory.py" line="48"/>
+        <location filename="../compare_memory.py" line="49"/>
         <source>not at its peak (%1)</source>
         <translation>不在其峰值阶段（%1）</translation>
     </message>
@@ -2412,45 +2418,50 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="355"/>
-        <location filename="../pickers.py" line="357"/>
+        <location filename="../pickers.py" line="362"/>
+        <location filename="../pickers.py" line="364"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="361"/>
+        <location filename="../pickers.py" line="368"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="361"/>
+        <location filename="../pickers.py" line="368"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="362"/>
+        <location filename="../pickers.py" line="369"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="362"/>
+        <location filename="../pickers.py" line="369"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="367"/>
+        <location filename="../pickers.py" line="374"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="394"/>
+        <location filename="../pickers.py" line="401"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="395"/>
+        <location filename="../pickers.py" line="402"/>
         <source>%(n)s × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)s × %(gpu)s%(custom)s，每块 %(mem)s</translation>
+    </message>
+    <message>
+        <location filename="../pickers.py" line="407"/>
+        <source>and %s more of them for the generation engine, on GPUs of its own</source>
+        <translation>另有 %s 块供生成引擎专用</translation>
     </message>
     <message>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
@@ -2974,208 +2985,228 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="93"/>
+        <location filename="../main_window.py" line="96"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="98"/>
+        <location filename="../main_window.py" line="101"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="123"/>
+        <location filename="../main_window.py" line="126"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="125"/>
+        <location filename="../main_window.py" line="128"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="129"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="128"/>
+        <location filename="../main_window.py" line="131"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="132"/>
+        <location filename="../main_window.py" line="135"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="140"/>
+        <location filename="../main_window.py" line="143"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="142"/>
+        <location filename="../main_window.py" line="145"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="200"/>
+        <location filename="../main_window.py" line="203"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="201"/>
+        <location filename="../main_window.py" line="204"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="213"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="215"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="202"/>
+        <location filename="../main_window.py" line="205"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="136"/>
+        <location filename="../main_window.py" line="139"/>
         <location filename="../serve_mode.py" line="93"/>
         <source>What should I rent?</source>
         <translation>该租什么 GPU？</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="146"/>
+        <location filename="../main_window.py" line="149"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="204"/>
+        <location filename="../main_window.py" line="207"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="208"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="210"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="209"/>
+        <location filename="../main_window.py" line="212"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="213"/>
+        <location filename="../main_window.py" line="216"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="218"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="218"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="218"/>
+        <location filename="../main_window.py" line="222"/>
+        <source>Comparison, image (PNG)…</source>
+        <translation>对比，图片（PNG）…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="222"/>
+        <source>Comparison (PDF)…</source>
+        <translation>对比（PDF）…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="223"/>
+        <source>Comparison table (Markdown)…</source>
+        <translation>对比表（Markdown）…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="224"/>
+        <source>Comparison table (CSV)…</source>
+        <translation>对比表（CSV）…</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="227"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="220"/>
+        <location filename="../main_window.py" line="229"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="221"/>
+        <location filename="../main_window.py" line="230"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="232"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="238"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="231"/>
+        <location filename="../main_window.py" line="240"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="241"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="241"/>
+        <location filename="../main_window.py" line="250"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="253"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="244"/>
+        <location filename="../main_window.py" line="253"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="249"/>
+        <location filename="../main_window.py" line="258"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="257"/>
+        <location filename="../main_window.py" line="266"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="264"/>
+        <location filename="../main_window.py" line="273"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="265"/>
+        <location filename="../main_window.py" line="274"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="267"/>
+        <location filename="../main_window.py" line="276"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="371"/>
+        <location filename="../main_window.py" line="393"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="217"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="214"/>
+        <location filename="../main_window.py" line="217"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -4408,63 +4439,63 @@ GPU-hour</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="132"/>
-        <location filename="../rent_panel.py" line="137"/>
+        <location filename="../rent_panel.py" line="143"/>
+        <location filename="../rent_panel.py" line="148"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="133"/>
+        <location filename="../rent_panel.py" line="144"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="139"/>
+        <location filename="../rent_panel.py" line="151"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="140"/>
+        <location filename="../rent_panel.py" line="152"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="141"/>
+        <location filename="../rent_panel.py" line="153"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="240"/>
+        <location filename="../rent_panel.py" line="269"/>
         <source>%(n)s x %(gpu)s</source>
         <translation>%(n)s × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="254"/>
+        <location filename="../rent_panel.py" line="283"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)s = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)s = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="126"/>
+        <location filename="../rent_panel.py" line="137"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="142"/>
+        <location filename="../rent_panel.py" line="154"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="158"/>
+        <location filename="../rent_panel.py" line="170"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="177"/>
+        <location filename="../rent_panel.py" line="206"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="182"/>
+        <location filename="../rent_panel.py" line="211"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
@@ -4473,27 +4504,27 @@ GPU-hour</source>
         <translation type="vanished">训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="188"/>
+        <location filename="../rent_panel.py" line="217"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first (costs within %(tie)s of each other count as equal: fewer GPUs first); one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前（费用相差不到 %(tie)s 的视为相同：GPU 少的在前）；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="196"/>
+        <location filename="../rent_panel.py" line="225"/>
         <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
         <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="204"/>
+        <location filename="../rent_panel.py" line="233"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="233"/>
+        <location filename="../rent_panel.py" line="262"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="236"/>
+        <location filename="../rent_panel.py" line="265"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
@@ -4502,17 +4533,17 @@ GPU-hour</source>
         <translation type="vanished">%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="242"/>
+        <location filename="../rent_panel.py" line="271"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="246"/>
+        <location filename="../rent_panel.py" line="275"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="252"/>
+        <location filename="../rent_panel.py" line="281"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
@@ -4529,7 +4560,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="262"/>
+        <location filename="../rent_panel.py" line="291"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -4626,44 +4657,49 @@ GPU-hour</source>
         <translation>每块 GPU 上每个 token 的 KV 缓存：%1 KiB</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="24"/>
+        <location filename="../serving_rows.py" line="27"/>
         <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="49"/>
+        <location filename="../serving_rows.py" line="52"/>
         <source>Maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="50"/>
+        <location filename="../serving_rows.py" line="53"/>
         <source>Context per user</source>
         <translation>每个用户的上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="51"/>
+        <location filename="../serving_rows.py" line="54"/>
         <source>KV cache tokens</source>
         <translation>KV 缓存 token 数</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="52"/>
+        <location filename="../serving_rows.py" line="55"/>
         <source>Longest context for one user</source>
         <translation>单个用户的最长上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="53"/>
+        <location filename="../serving_rows.py" line="56"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="55"/>
+        <location filename="../serving_rows.py" line="58"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="57"/>
+        <location filename="../serving_rows.py" line="60"/>
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
+    </message>
+    <message>
+        <location filename="../serving_rows.py" line="82"/>
+        <source>GPUs an hour</source>
+        <translation>GPU 每小时费用</translation>
     </message>
     <message>
         <location filename="../serve_mode.py" line="132"/>
@@ -4671,7 +4707,7 @@ GPU-hour</source>
         <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="26"/>
+        <location filename="../serving_rows.py" line="29"/>
         <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
@@ -4778,17 +4814,17 @@ GPU-hour</source>
         <translation>请填入你的云服务商的价格（与训练共用同一张表）；费用只算 GPU 数 × 价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="176"/>
+        <location filename="../serve_rent_panel.py" line="177"/>
         <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each (%(limits)s), cheapest per hour first. Searched in %(time)s.</source>
         <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token（%(limits)s），按每小时费用从低到高排列。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="183"/>
+        <location filename="../serve_rent_panel.py" line="184"/>
         <source>Costs per hour within %s of each other count as equal: fewer GPUs first.</source>
         <translation>每小时费用相差 %s 以内视为相同：GPU 少的在前。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="221"/>
+        <location filename="../serve_rent_panel.py" line="222"/>
         <source>%(users)s; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
         <translation>%(users)s；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
@@ -4816,12 +4852,12 @@ GPU-hour</source>
         <translation>填入价格、同时服务的用户数和请求长度，然后点“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="162"/>
+        <location filename="../serve_rent_panel.py" line="163"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="168"/>
+        <location filename="../serve_rent_panel.py" line="169"/>
         <source>Searching GPU types and counts…</source>
         <translation>正在搜索 GPU 型号和数量…</translation>
     </message>
@@ -4830,22 +4866,22 @@ GPU-hour</source>
         <translation type="vanished">%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="191"/>
+        <location filename="../serve_rent_panel.py" line="192"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="214"/>
+        <location filename="../serve_rent_panel.py" line="215"/>
         <source>%(n)d x %(gpu)s</source>
         <translation>%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="216"/>
+        <location filename="../serve_rent_panel.py" line="217"/>
         <source>%(hour)s an hour, %(million)s per million output tokens</source>
         <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="219"/>
+        <location filename="../serve_rent_panel.py" line="220"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
@@ -4854,32 +4890,32 @@ GPU-hour</source>
         <translation type="vanished">每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="227"/>
+        <location filename="../serve_rent_panel.py" line="228"/>
         <source>likely TPOT %(low)s to %(high)s ms, %(tlow)s to %(thigh)s tokens/s</source>
         <translation>可能范围：TPOT %(low)s 至 %(high)s 毫秒，每秒 %(tlow)s 至 %(thigh)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="231"/>
+        <location filename="../serve_rent_panel.py" line="232"/>
         <source>, %(low)s to %(high)s per million</source>
         <translation>，每百万 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="235"/>
+        <location filename="../serve_rent_panel.py" line="236"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="236"/>
+        <location filename="../serve_rent_panel.py" line="237"/>
         <source>(%s)</source>
         <translation>（%s）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="241"/>
+        <location filename="../serve_rent_panel.py" line="242"/>
         <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
         <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="249"/>
+        <location filename="../serve_rent_panel.py" line="250"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -5958,13 +5994,13 @@ GPU-hour</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="87"/>
+        <location filename="../compare_ranges.py" line="88"/>
         <location filename="../time_panel.py" line="304"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="88"/>
+        <location filename="../compare_ranges.py" line="89"/>
         <location filename="../time_panel.py" line="305"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
@@ -5985,13 +6021,13 @@ GPU-hour</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="84"/>
+        <location filename="../compare_ranges.py" line="85"/>
         <location filename="../time_panel.py" line="312"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="84"/>
+        <location filename="../compare_ranges.py" line="85"/>
         <location filename="../time_panel.py" line="315"/>
         <source>Cost</source>
         <translation>费用</translation>
@@ -6088,42 +6124,42 @@ GPU-hour</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="71"/>
+        <location filename="../results.py" line="72"/>
         <source>but this GPU cannot run it as stated (see the warnings)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="62"/>
+        <location filename="../results.py" line="63"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="62"/>
+        <location filename="../results.py" line="63"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="61"/>
+        <location filename="../results.py" line="62"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="60"/>
+        <location filename="../results.py" line="61"/>
         <source>TIGHT: the generation engine may not start</source>
         <translation>紧张：生成引擎可能无法启动</translation>
     </message>
     <message>
-        <location filename="../results.py" line="64"/>
+        <location filename="../results.py" line="65"/>
         <source>the generation engine&apos;s start is within its accounting&apos;s uncertainty (below)</source>
         <translation>生成引擎能否启动处在其显存核算的误差范围内（见下方）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="73"/>
+        <location filename="../results.py" line="74"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="77"/>
+        <location filename="../results.py" line="78"/>
         <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)s × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -6919,7 +6955,7 @@ GPU-hour</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="247"/>
+        <location filename="../rent_panel.py" line="276"/>
         <location filename="../../engine/estimate_output.py" line="239"/>
         <location filename="../../engine/planning/rent_report.py" line="230"/>
         <source> ({likely}, as the step time&apos;s range)</source>
@@ -7264,7 +7300,7 @@ GPU-hour</source>
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="251"/>
+        <location filename="../main_window.py" line="260"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -8485,27 +8521,27 @@ GPU-hour</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="91"/>
+        <location filename="../../engine/planning/solver.py" line="100"/>
         <source>shard with ZeRO-3 instead of FSDP, whose CPU offload moves the weights too (ZeRO-3 offloads the optimizer alone)</source>
         <translation>改用 ZeRO-3 分片而非 FSDP（FSDP 的 CPU 卸载会连同权重一起卸载；ZeRO-3 可只卸载优化器）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="96"/>
+        <location filename="../../engine/planning/solver.py" line="105"/>
         <source>shorten sequences to {new} tokens (from {old})</source>
         <translation>把序列缩短到 {new} 个 token（原为 {old}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="101"/>
+        <location filename="../../engine/planning/solver.py" line="113"/>
         <source>use {n:,} GPUs ({nodes} x {per_node}) with {layout}</source>
         <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="104"/>
+        <location filename="../../engine/planning/solver.py" line="116"/>
         <source>use {n:,} GPUs ({nodes} x {per_node}) with {sharding}</source>
         <translation>使用 {n:,} 张 GPU（{nodes} × {per_node}），{sharding}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="107"/>
+        <location filename="../../engine/planning/solver.py" line="119"/>
         <source>more GPUs cost money: {n:,} instead of {old:,}</source>
         <translation>更多 GPU 意味着更多花费：{n:,} 张而不是 {old:,} 张</translation>
     </message>
@@ -8522,12 +8558,12 @@ GPU-hour</source>
         <translation type="vanished">更多 GPU 意味着更多花费：{n} 张而不是 {old} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="113"/>
+        <location filename="../../engine/planning/solver.py" line="125"/>
         <source>set gradient accumulation to {n} to keep the global batch</source>
         <translation>把梯度累积设为 {n} 以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/solver.py" line="114"/>
+        <location filename="../../engine/planning/solver.py" line="126"/>
         <source>set gradient accumulation to {n}</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
@@ -11104,7 +11140,7 @@ GPU-hour</source>
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="23"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="24"/>
         <source>a larger KV cache: room for the engine to start; less memory for training</source>
         <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
@@ -11369,95 +11405,115 @@ GPU-hour</source>
         <translation type="vanished">按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="104"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="109"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="103"/>
+        <source>Train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
+        <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="105"/>
+        <source>Train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each; accumulate {steps} steps to keep the global batch</source>
+        <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}；梯度累积 {steps} 步以保持全局批次不变</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="108"/>
+        <source>train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
+        <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="110"/>
+        <source>no GPU added: the engine runs as a server on GPUs of its own, so the training GPUs hold none of its weights or KV cache; fewer GPUs train</source>
+        <translation>不增加 GPU：引擎作为服务运行在它自己的 GPU 上，训练 GPU 不再存放它的权重和 KV 缓存；参与训练的 GPU 变少</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rl_suggest.py" line="166"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="171"/>
         <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="112"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="188"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="174"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="257"/>
         <source>a smaller KV cache: fewer sequences generated at once</source>
         <translation>KV 缓存变小：同时生成的序列更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="114"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="176"/>
         <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="116"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="178"/>
         <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="119"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="182"/>
         <source>Run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="121"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="184"/>
         <source>needs that many more GPUs</source>
         <translation>需要多出这么多块 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="130"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="193"/>
         <source>Score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="132"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="195"/>
         <source>the same reference, no second copy of the model</source>
         <translation>同样的参考模型，不需要第二份模型副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="134"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="197"/>
         <source>Compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="136"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="199"/>
         <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
         <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="138"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="201"/>
         <source>Compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="140"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="203"/>
         <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
         <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="153"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="217"/>
         <source>let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="155"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="219"/>
         <source>score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="157"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="221"/>
         <source>compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="159"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="223"/>
         <source>compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="160"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="224"/>
         <source>run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="187"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="195"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="256"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="264"/>
         <source>give the generation engine {share:.0%} of each GPU</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
@@ -11467,28 +11523,28 @@ GPU-hour</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="111"/>
+        <location filename="../../engine/configs/export_rl.py" line="132"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="123"/>
+        <location filename="../../engine/configs/export_rl.py" line="144"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="132"/>
+        <location filename="../../engine/configs/export_rl.py" line="153"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="136"/>
+        <location filename="../../engine/configs/export_rl.py" line="157"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="142"/>
-        <location filename="../../engine/configs/export_rl.py" line="202"/>
+        <location filename="../../engine/configs/export_rl.py" line="163"/>
+        <location filename="../../engine/configs/export_rl.py" line="223"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -11524,12 +11580,17 @@ GPU-hour</source>
         <translation>max_length 减去 max_prompt_length：一对样本中补全可用的长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="154"/>
+        <location filename="../../engine/configs/rl_common.py" line="147"/>
+        <source>vllm_mode server: the engine&apos;s GPUs are given to its own server command (trl vllm-serve), not in this file; one engine of the file&apos;s vllm_tensor_parallel_size, else 1 GPU, as vllm-serve starts by default</source>
+        <translation>vllm_mode server：引擎的 GPU 写在它自己的服务命令（trl vllm-serve）里，不在此文件中；按一个引擎计，GPU 数为文件的 vllm_tensor_parallel_size，否则为 1 块 GPU，与 vllm-serve 默认启动方式相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="165"/>
         <source>vllm_mode &apos;{mode}&apos; is not colocate or server</source>
         <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="178"/>
+        <location filename="../../engine/configs/rl_common.py" line="189"/>
         <source>sleep_level must be 0, 1 or 2, not {value!r}</source>
         <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
     </message>
@@ -13341,22 +13402,22 @@ GPU-hour</source>
         <translation>{engine} 的{figures}实测运行少于 2 次：此处用所有引擎的运行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="24"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="25"/>
         <source>Split the generation engine over {tp} GPUs (its tensor parallelism)</source>
         <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="25"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
         <source>split the generation engine over {tp} GPUs (its tensor parallelism)</source>
         <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="27"/>
         <source>each GPU holds a share of the engine&apos;s weights and KV cache; fewer, larger engines, with an all-reduce in every layer</source>
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="93"/>
+        <location filename="../../engine/configs/export_rl.py" line="114"/>
         <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
         <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
     </message>
@@ -13378,7 +13439,7 @@ GPU-hour</source>
         <translation>DeepSpeed 的休眠模式（引擎生成时把训练器的状态移出 GPU）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="167"/>
+        <location filename="../../engine/configs/rl_common.py" line="178"/>
         <source>{flag} (the trainer&apos;s states moved to CPU memory while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
         <translation>{flag}（引擎生成时把训练器的状态移到 CPU 内存）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
