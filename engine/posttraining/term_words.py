@@ -19,6 +19,7 @@ RL_TERM_NAMES = {
                                        "reference swapped in"),
     "packed_padding": QT_TRANSLATE_NOOP("engine", "Packed micro-batches padded to the longest (pipeline parallel)"),
     "vocab_passes": QT_TRANSLATE_NOOP("engine", "verl's passes over the logits in the update (temperature, entropy)"),
+    "rank_imbalance": QT_TRANSLATE_NOOP("engine", "Update micro-batches waiting for the rank with the most tokens"),
 }
 RL_FORMULAS = {
     "generation": QT_TRANSLATE_NOOP("engine", "prefill: (2 x active params + causal attention) x prompt tokens at the "
@@ -59,7 +60,8 @@ RL_FORMULAS = {
                                  "verl's passes over the logits (temperature, entropy) beyond the loss path's; "
                                  "FSDP1 over ranks: each policy pass's weight gathers beyond what its forward hides "
                                  "(every layer each micro-batch, the root once); a single controller: the batch "
-                                 "sent to the workers and the per-token results back, each scoring call"),
+                                 "sent to the workers and the per-token results back, each scoring call; padding-free "
+                                 "micro-batches of a fixed count of sequences under FSDP: at the longest rank's tokens"),
     "critic": QT_TRANSLATE_NOOP("engine", "the critic's training step, from the training time model"),
     "weight_sync": QT_TRANSLATE_NOOP("engine", "policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / "
                                      "memory bandwidth; adapters served by the engine, instead: the policy gathered in "
@@ -86,6 +88,11 @@ RL_FORMULAS = {
                                       "the temperature, compiled entropy and out-of-place cross-entropy gradient, "
                                       "forward and backward, less the loss path's) / memory bandwidth; each scoring "
                                       "pass likewise, forward only, in the scoring"),
+    "rank_imbalance": QT_TRANSLATE_NOOP("engine", "(e_n x sigma x sqrt(1 - 1/k) / (tokens a sequence x sqrt(sequences a "
+                                        "micro-batch))) x the update's matmuls, memory-bound passes and recompute (n "
+                                        "ranks, k micro-batches a rank, sigma: the completions' spread, the "
+                                        "maximum-entropy one of the mean and longest, assumed); each scoring pass's "
+                                        "forward likewise, in the scoring"),
 }
 
 
@@ -116,6 +123,9 @@ RL_PROVENANCE = {
     "vocab_passes": Provenance(DERIVED, QT_TRANSLATE_NOOP(
         "engine", "The passes verl's actor runs over the padding-free logits, counted from its source, at the memory "
         "bandwidth.")),
+    "rank_imbalance": Provenance(DERIVED, QT_TRANSLATE_NOOP(
+        "engine", "verl's fixed-count micro-batches and FSDP's gathers, read from their source; the completions' "
+        "length spread is assumed (the maximum-entropy one of the stated mean and longest).")),
 }
 
 

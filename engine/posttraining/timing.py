@@ -41,6 +41,7 @@ from .models import engine_weight_format, model_spec, weight_shards
 from .packed_padding import padded_tokens_ratio
 from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
+from .rank_imbalance import update_rank_wait_seconds
 from .refit_offload import refit_offload_seconds
 from .rollout_attention import decode_attention_flops, prefill_attention_flops
 from .rollout_collectives import forward_all_reduce_seconds, prefill_all_reduce_seconds
@@ -234,6 +235,10 @@ def rl_step_time(s: Scenario) -> RLStepTime:
         parts.append(("adapter_units", units["update"]))
     if logits["update"]:
         parts.append(("vocab_passes", logits["update"]))
+    parts_of = train.breakdown_seconds  # padding-free micro-batches at their longest rank's tokens (rank_imbalance.py)
+    if wait := update_rank_wait_seconds(train_scenario, parts_of["compute"] + parts_of["memory_bound"]
+                                        + parts_of["recompute"]):
+        parts.append(("rank_imbalance", wait))
     if (padded := padded_tokens_ratio(s)) > 1.0:  # the update's micro-batches padded to the longest (packed_padding.py)
         parts.append(("packed_padding", (padded - 1.0) * train.step_seconds))
     if rs.reference_params_offloaded and (streamed := streamed_frozen_bytes(p, s)):
