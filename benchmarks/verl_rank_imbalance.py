@@ -1,5 +1,7 @@
 """What-if: verl's padding-free micro-batches run at the pace of their longest rank (issue 23, post-training update and
-scoring; the time model is unchanged).
+scoring). The estimate has taken the mechanism since h-verlscore (engine/posttraining/rank_imbalance.py) with the
+completions' assumed maximum-entropy spread; this what-if, with the spread each log's range gives, now adds its factor
+on top of the estimate's own, so its "after" columns read the log-spread's excess over that.
 
 verl splits each rank's share of the batch into micro-batches of a fixed number of sequences
 (volcengine/verl@f9a7cf30 verl/workers/actor/dp_actor.py update_policy lines 365-368: `mini_batch.split(
@@ -38,6 +40,7 @@ from engine import scenario_from_dict  # noqa: E402
 from engine.accuracy import posttraining_time as ptt  # noqa: E402
 from engine.accuracy.posttraining import error_stats  # noqa: E402
 from engine.posttraining.estimate import step_parts, training_scenario  # noqa: E402
+from engine.posttraining.rank_imbalance import expected_max_of_normals  # noqa: E402
 from engine.timing import step_time as training_step_time  # noqa: E402
 
 
@@ -77,22 +80,6 @@ SPREADS = {
         (4894.0, 2825.0, 945.0), 128, 16, 32,
         "the row's log steps 2-4; micro 16 fixed, log_prob_micro_batch_size_per_gpu 32"),
 }
-
-
-def expected_max_of_normals(n: int) -> float:
-    """E[max of n independent standard normals]: the integral of x n phi(x) Phi(x)^(n-1) (Simpson's rule on
-    [-9, 9], 3,600 panels; 0 for one)."""
-    if n <= 1:
-        return 0.0
-    nd = statistics.NormalDist()
-    a, b, panels = -9.0, 9.0, 3600
-    h = (b - a) / panels
-    total = 0.0
-    for i in range(panels + 1):
-        x = a + i * h
-        w = 1 if i in (0, panels) else (4 if i % 2 else 2)
-        total += w * x * n * nd.pdf(x) * nd.cdf(x) ** (n - 1)
-    return total * h / 3
 
 
 def sequence_spread(diffs: tuple[float, ...], ranks: int, rank_sequences: int) -> float:

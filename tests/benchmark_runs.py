@@ -74,6 +74,7 @@ QUICK_MAINS: dict[str, list[str]] = {
     "torchao_linear_kernels": [],
     "ub_overlap_count": [],
     "verl_lora_host_counts": ["--model-counts"],
+    "verl_scoring_gap": [],
     "verl_tp8_rollout_gap": [],
 }
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.posttraining.estimate import step_parts, training_scenario
+from engine.posttraining.rank_imbalance import longest_rank_factor
 from engine.posttraining.scoring_gathers import scoring_gather_seconds
 from engine.posttraining.scoring_time import policy_forward_seconds
 from engine.posttraining.vocab_passes import logit_pass_bytes, vocab_pass_seconds
@@ -79,7 +80,11 @@ def _forward_gpu_and_host(train):
     prof = framework_profile(laid.framework)
     gpu = stage_time_per_micro_batch(laid, spec, hw, prof, rates_for(laid, hw, prof),
                                      *distinct_stages(laid, spec)[0]).fwd
-    return laid, spec, gpu, counted_host(laid, spec)
+    # each padding-free micro-batch at its longest rank's tokens (engine/posttraining/rank_imbalance.py: verl splits by
+    # sequence count, FSDP's gathers tie the row's 2 ranks)
+    factor = longest_rank_factor(train)
+    assert factor > 1.0
+    return laid, spec, gpu * factor, counted_host(laid, spec)
 
 
 def test_a_scoring_forward_takes_the_later_of_its_gpu_work_and_the_hosts_issuing():

@@ -151,10 +151,11 @@ def estimated_phases(scenario: dict[str, Any]) -> tuple[dict[str, float], dict[s
     # the separate reference's (and reward model's) units copied in from CPU for their forwards (timing.py
     # streamed_frozen_bytes): verl's compute_ref_log_prob, under the `ref` timer, so in the scoring phase
     # the update's own post-training terms (the adapters' FSDP units in update_actor: adapter_units.py; its packed
-    # micro-batches' padding: packed_padding.py; verl's passes over the logits: vocab_passes.py) stay in it
+    # micro-batches' padding: packed_padding.py; verl's passes over the logits: vocab_passes.py; the wait for the
+    # longest rank's micro-batch: rank_imbalance.py) stay in it
     update = (t.step_seconds - sum(parts.values()) + copies["update"] + parts.get("adapter_units", 0.0)
               + parts.get("vocab_passes", 0.0)
-              + refit["update"] + parts.get("packed_padding", 0.0))
+              + refit["update"] + parts.get("packed_padding", 0.0) + parts.get("rank_imbalance", 0.0))
     phases = {"step": t.step_seconds,
               "generation": parts.get("generation", 0.0) + parts.get("weight_sync", 0.0) + copies["generation"]
               + refit["generation"],

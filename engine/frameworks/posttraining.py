@@ -87,6 +87,10 @@ class PostTrainingDefaults:
     # a single controller sends each worker-group call the step's batch and gets per-token results back through ray,
     # pickled on the driver one rank's chunk after another (engine/posttraining/dataproto_dispatch.py)
     batch_dispatched: bool = False
+    # each log-prob pass and the update cut a rank's share into micro-batches of a fixed number of sequences, so
+    # padding-free micro-batches hold different tokens on each rank and FSDP's gathers wait for the longest
+    # (engine/posttraining/rank_imbalance.py)
+    micro_batches_by_count: bool = False
     # PPO without an engine: the trainer generates with the policy inside a wrapper that also holds the value model
     # (TRL's PolicyAndValueWrapper), and unwrap_model_for_generation gathers every parameter of that wrapper under
     # ZeRO-3, so the critic is gathered whole beside the policy for the whole generate()
@@ -230,6 +234,10 @@ VERL = PostTrainingDefaults(
       "/ optimizer_offload, update_actor calls load_fsdp_model_to_gpu and load_fsdp_optimizer before update_policy "
       "and offloads both after it; compute_log_prob, compute_ref_log_prob (the LoRA reference inside the actor) and "
       "the rollout sharding manager load the parameters likewise; FSDP itself is built without CPUOffload"),
+     ("micro-batches", "verl 9466d371e verl/workers/actor/dp_actor.py: compute_log_prob splits the rank's batch with "
+      "batch.split(micro_batch_size) and update_policy each mini-batch with mini_batch.split("
+      "ppo_micro_batch_size_per_gpu) when use_dynamic_bsz is False (trainer/config/ppo_trainer.yaml's default); "
+      "_balance_batch (ray_trainer.py) evens the ranks' token totals over the whole step only"),
      ("batch dispatch", "verl 9466d371e verl/trainer/ppo/ray_trainer.py lines 1013-1054: compute_log_prob and "
       "compute_ref_log_prob called on the worker group with the whole batch (Dispatch.DP_COMPUTE_PROTO chunks it per "
       "rank); verl/protocol.py lines 261-280: DataProto pickles its TensorDict with torch.save into a BytesIO"),
@@ -272,7 +280,7 @@ VERL = PostTrainingDefaults(
     scoring_entropy=True, response_logits_copied=True, offload_between_phases=True, fsdp2_offload_pageable=True,
     update_entropy="compiled",
     reference_params_offloaded=True, rollout_serves_adapters=True, padding_free_scaled_on_view=True,
-    adapters_sharded=True, batch_dispatched=True,
+    adapters_sharded=True, batch_dispatched=True, micro_batches_by_count=True,
     # main_ppo's rollout runs inside the actor's workers (verl/workers/fsdp_workers.py ActorRolloutRefWorker, "Hybrid
     # worker that includes actor model, rollout and optional ref model"), on the actor's GPUs: no engine apart
     engine_apart=False)

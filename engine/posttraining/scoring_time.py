@@ -28,6 +28,7 @@ from ..timing.hardware import hardware_for
 from ..timing.hf_host import counted_host, counted_layers, padding_free_syncs, synced_layer_idle
 from ..timing.host import layer_unit_visit_seconds
 from ..timing.model import distinct_stages, rates_for, stage_time_per_micro_batch
+from .rank_imbalance import longest_rank_factor
 from .scoring_collectives import forward_collective_seconds
 from .scoring_gathers import scoring_gather_seconds
 
@@ -36,7 +37,8 @@ def policy_forward_seconds(train: Scenario) -> float:
     """Seconds of one no-grad forward of the policy over every micro-batch of the step's training scenario `train`
     (engine/posttraining/estimate.py training_scenario): the busiest stage's forward per micro-batch, grad_accum times,
     plus the pipeline's fill (pp - 1 more) where the forwards run through stages, and FSDP1's weight gathers beyond
-    what the forward hides (scoring_gathers.py)."""
+    what the forward hides (scoring_gathers.py); a padding-free micro-batch's GPU work at its longest rank's tokens
+    where the framework splits by sequence count under FSDP (rank_imbalance.py)."""
     s = as_laid_out(train)
     spec, hw = resolve_model(s), hardware_for(s)
     prof = framework_profile(s.framework)
@@ -47,9 +49,10 @@ def policy_forward_seconds(train: Scenario) -> float:
     # each layer's own FSDP1 unit: its pre- and post-forward hooks run on the host around the layer (adapter_units.py)
     layer_host = host.layer_forward + layer_unit_visit_seconds(s, "forward") if host else 0.0
     forward = 0.0
+    longest_rank = longest_rank_factor(train)  # a padding-free micro-batch at its longest rank's tokens (verl)
     for i, r in distinct_stages(s, spec):
         stage = stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r)
-        gpu = stage.fwd + forward_collective_seconds(stage.tp, stage.cp, stage.ep)
+        gpu = stage.fwd * longest_rank + forward_collective_seconds(stage.tp, stage.cp, stage.ep)
         if syncs:  # each layer on its own after its synchronisations (the layer's GPU share: the stage's over its layers)
             forward = max(forward, gpu + len(r) * synced_layer_idle(layer_host, gpu / len(r), syncs,
                                                                     host.round_trip))

@@ -1,0 +1,95 @@
+"""Padding-free micro-batches at the pace of their longest rank (issue 23: verl's scoring and update passes; branch
+h-verlscore, the what-if of benchmarks/verl_rank_imbalance.py taken into the estimate).
+
+verl cuts each rank's share of the step into micro-batches of a fixed number of sequences: compute_log_prob's
+`batch.split(micro_batch_size)` (volcengine/verl 9466d371e verl/workers/actor/dp_actor.py compute_log_prob, the old
+policy's pass and the adapter-off reference's alike, fsdp_workers.py lines 679-731) and update_policy's
+`mini_batch.split(ppo_micro_batch_size_per_gpu)` with use_dynamic_bsz False (the config's default,
+trainer/config/ppo_trainer.yaml). With use_remove_padding a micro-batch computes only its real tokens, so the ranks
+hold different token counts in the same micro-batch: _balance_batch evens the ranks' totals over the whole step
+(ray_trainer.py _balance_batch, get_seqlen_balanced_partitions(equal_size=True); trainer.balance_batch True by
+default), not each micro-batch. Every FSDP unit's all-gather needs all ranks, and FSDP1 keeps the host at most two
+units ahead of its GPU (limit_all_gathers: pytorch torch/distributed/fsdp/_runtime_utils.py _unshard, the free-event
+queue's `event.synchronize()`), so every layer of a micro-batch waits for the rank holding the most tokens.
+
+For n ranks, micro-batches of m sequences of mean tokens mu and per-sequence spread sigma, k micro-batches a rank a
+pass: given the ranks' equal totals a micro-batch's sum spreads sigma sqrt(m) sqrt(1 - 1/k) (the conditional spread of
+one of k independent sums whose total is fixed), and the longest of n ranks holds e_n of those spreads above the mean
+(e_n: the expected maximum of n standard normals, 1.4236 for 8, Harter 1961), so the pass's per-token GPU work runs
+1 + e_n sigma sqrt(1 - 1/k) / (mu sqrt(m)) times as long. sigma: the completions' spread alone, the maximum-entropy
+density of the stated mean and longest (length_spread.py, ASSUMED as there: no source states a rollout's length
+distribution); the prompts' own spread is left out, so the factor is a lower bound where prompts differ in length.
+Read from each row's log, the range of global_seqlen/minmax_diff gives the same order (benchmarks/
+verl_rank_imbalance.py, docs/time-model-notes.md h-verlfsdp1)."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from functools import lru_cache
+
+from ..frameworks import defaults_for
+from ..scenario import Scenario, as_laid_out
+from .length_spread import max_entropy_rate
+from .longest_completion import longest_completion_len
+
+SIMPSON_PANELS = 3600  # on [-9, 9]: e_8 to 1e-9 of Harter's 1.42360
+
+
+@lru_cache(maxsize=64)
+def expected_max_of_normals(n: int) -> float:
+    """E[max of n independent standard normals]: the integral of x n phi(x) Phi(x)^(n-1) (Simpson's rule; 0 for one)."""
+    if n <= 1:
+        return 0.0
+    nd = statistics.NormalDist()
+    a, b = -9.0, 9.0
+    h = (b - a) / SIMPSON_PANELS
+    total = 0.0
+    for i in range(SIMPSON_PANELS + 1):
+        x = a + i * h
+        w = 1 if i in (0, SIMPSON_PANELS) else (4 if i % 2 else 2)
+        total += w * x * n * nd.pdf(x) * nd.cdf(x) ** (n - 1)
+    return total * h / 3
+
+
+def spread_share(mean_share: float) -> float:
+    """Standard deviation, as a share of the longest, of the maximum-entropy density on [0, 1] whose mean is
+    `mean_share` (length_spread.py: proportional to exp(u x)); 0 at either end."""
+    if not 0.0 < mean_share < 1.0:
+        return 0.0
+    u = max_entropy_rate(mean_share)
+    if abs(u) < 1e-4:  # the uniform density, where the closed form cancels
+        return math.sqrt(1 / 12)
+    return math.sqrt(max(0.0, 1 / u ** 2 - math.exp(u) / math.expm1(u) ** 2))
+
+
+def completion_spread_tokens(s: Scenario) -> float:
+    """Per-sequence spread of the completions' tokens: the longest x spread_share(mean / longest)."""
+    longest = longest_completion_len(s)
+    return longest * spread_share(s.completion_len / longest) if longest else 0.0
+
+
+def longest_rank_factor(train: Scenario) -> float:
+    """The longest rank's tokens in each micro-batch of a post-training step's training scenario `train`
+    (engine/posttraining/estimate.py training_scenario: micro_batch sequences of seq_len tokens, grad_accum of them a
+    rank a pass; the step's completion_len and max_completion_len) over the ranks' mean: 1 unless the framework splits
+    the passes by sequence count (PostTrainingDefaults.micro_batches_by_count), the micro-batches are padding-free and
+    FSDP's gathers tie the ranks (module docstring)."""
+    laid = as_laid_out(train)
+    ranks, k, m, mu = laid.dp, train.grad_accum, train.micro_batch, float(train.seq_len)
+    if not (defaults_for(train.framework).posttraining.micro_batches_by_count and train.packing == "padding-free"
+            and laid.effective_zero == 3 and ranks > 1 and k > 1 and m > 0 and mu > 0):
+        return 1.0
+    sigma = completion_spread_tokens(train)
+    return 1.0 + expected_max_of_normals(ranks) * sigma * math.sqrt(1 - 1 / k) / (mu * math.sqrt(m))
+
+
+def update_rank_wait_seconds(train: Scenario, compute_seconds: float) -> float:
+    """Seconds the update's micro-batches wait for their longest rank: (longest_rank_factor - 1) x the training step's
+    per-token work `compute_seconds` (its matmuls, memory-bound passes and recompute: engine/timing breakdown_seconds
+    compute + memory_bound + recompute)."""
+    return (longest_rank_factor(train) - 1.0) * compute_seconds
+
+
+__all__ = ["completion_spread_tokens", "expected_max_of_normals", "longest_rank_factor", "spread_share",
+           "update_rank_wait_seconds"]
