@@ -6325,18 +6325,18 @@ GPU-hour</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="75"/>
+        <location filename="../../engine/cli.py" line="76"/>
         <location filename="../../engine/estimate_output.py" line="174"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="91"/>
+        <location filename="../../engine/cli.py" line="92"/>
         <source>More plans and the limits: python main.py fit {file}</source>
         <translation>更多方案和上限：python main.py fit {file}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="71"/>
+        <location filename="../../engine/cli.py" line="72"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
@@ -6384,12 +6384,12 @@ GPU-hour</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="407"/>
+        <location filename="../../engine/cli.py" line="412"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="410"/>
+        <location filename="../../engine/cli.py" line="415"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -7045,6 +7045,36 @@ GPU-hour</source>
     <message>
         <source>Searched {gpus} GPU types ({estimates} serving estimates) in {seconds}.</source>
         <translation type="vanished">搜索了 {gpus} 种 GPU（{estimates} 次推理估算），用时 {seconds}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="23"/>
+        <source>{flag} is ignored: it applies to --objective cost only.</source>
+        <translation>已忽略 {flag}：它只用于 --objective cost。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="24"/>
+        <source>{flag} is ignored: a served model runs on and has no run to finish; its cost search takes --max-tpot-ms, --max-ttft-s and budgets per hour or per million tokens.</source>
+        <translation>已忽略 {flag}：推理服务持续运行，没有要完成的训练；其成本搜索使用 --max-tpot-ms、--max-ttft-s 以及每小时或每百万 token 的预算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="27"/>
+        <source>{flag} is ignored: it applies to the cost search of an inference scenario, and this scenario trains.</source>
+        <translation>已忽略 {flag}：它只用于推理场景的成本搜索，而此场景是训练。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="29"/>
+        <source>--budget is ignored: --budget-per-hour is given, and for a served model both are a budget per hour.</source>
+        <translation>已忽略 --budget：已给出 --budget-per-hour，而对推理服务两者都是每小时预算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="31"/>
+        <source>--force is ignored: it replaces an --output file, and no --output is given.</source>
+        <translation>已忽略 --force：它用于替换 --output 文件，而未给出 --output。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="32"/>
+        <source>warning: {message}</source>
+        <translation>警告：{message}</translation>
     </message>
 </context>
 <context>
