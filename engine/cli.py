@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .cli_flags import ignored_export_flags, ignored_fit_flags, ignored_text
 from .errors import PlannerError, ScenarioError
 from .estimate_output import (  # noqa: F401 - re-exported: the command line's output
     display_width,
@@ -97,6 +98,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from .planning.fit_report import fit_report, render_fit
 
     scenario = displayable(load_scenario(args.scenario))
+    args.ignored = ignored_fit_flags(args, scenario.workload == "inference")  # said after the output (main)
     if args.objective == "cost" and scenario.workload == "inference":
         return _serve_rent(args, scenario)
     if args.objective == "cost":
@@ -130,7 +132,7 @@ def _serve_rent(args: argparse.Namespace, scenario: Scenario) -> int:
 
     prices, currency = load_prices(args.prices) if args.prices is not None else ({}, None)
     prompt, output = request_lengths(scenario, args.prompt_tokens, args.output_tokens)
-    limits = ServeLimits(args.users, prompt, output, args.max_tpot_ms, args.max_ttft_s,
+    limits = ServeLimits(args.users or 1, prompt, output, args.max_tpot_ms, args.max_ttft_s,
                          args.budget_per_hour if args.budget_per_hour is not None else args.budget,
                          args.budget_per_million)
     found = serve_rent_search(scenario, prices, limits, currency=currency)
@@ -217,6 +219,7 @@ def _cmd_export_config(args: argparse.Namespace) -> int:
         write_output_file(args.output, text.encode("utf-8"), replace_existing=args.force, keep=(args.scenario,))
     else:
         print(text, end="")
+    args.ignored = ignored_export_flags(args)  # --force without --output, said after the output (main)
     lost = left_out_sentence(scenario, args.to, args.tr_fields)
     if lost is not None:  # on stderr: the printed config stays a file that runs
         print(terminal_text(lost.format_with(args.tr_engine)), file=sys.stderr)
@@ -285,7 +288,7 @@ def _add_cost_flags(p: argparse.ArgumentParser) -> None:
                    "price list's currency; an inference scenario: per hour)")
     p.add_argument("--prices", help='cost: a price list, {"currency": "USD", "prices": {"GPU id": price per '
                    'GPU-hour}} (default: none; the scenario\'s gpu_hour_price for its own GPU)')
-    p.add_argument("--users", type=_whole_number(1, 1_000_000), default=1, help="cost, inference scenarios: "
+    p.add_argument("--users", type=_whole_number(1, 1_000_000), help="cost, inference scenarios: "
                    "requests served at once (default 1)")
     p.add_argument("--prompt-tokens", type=_whole_number(1, 100_000_000), help="cost, inference: prompt tokens of "
                    "each request (default: half the scenario's max_model_len)")
@@ -398,7 +401,9 @@ def main(argv: list[str] | None = None, tr: Callable[[str], str] = identity_text
     args = build_parser().parse_args(argv)
     args.tr, args.tr_engine, args.tr_fields = tr, tr_engine, tr_fields
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stderr.write(ignored_text(getattr(args, "ignored", []), tr))  # only where the command ran (cli_flags.py)
+        return code
     except BrokenPipeError:  # the reader (head, less) stopped reading: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes at exit
         return 0

@@ -16,7 +16,7 @@ from .posttraining import rl_time_to_json, rl_to_json
 from .posttraining.band_text import posttraining_band_lines
 from .posttraining.refused_step import refused_step_text
 from .posttraining.time_band import POSTTRAINING_REGIME, POSTTRAINING_REGIME_WORD
-from .range_words import band_multiples, likely_range_sentence
+from .range_words import band_multiples, gpu_hours_message, likely_range_sentence
 from .timing import StepTime
 from .timing.bands import ALL, Band
 from .timing.step_result import run_range_words
@@ -228,13 +228,13 @@ def render_time(t: StepTime, tr: Callable[[str], str] = identity_text, tr_engine
     out.append(tr(QT_TRANSLATE_NOOP("cli", "Where the time goes: {parts}")).format(parts=parts))
     if t.time_to_train_seconds is not None:
         # the steps beside the time, as the Time tab says them (user audit 11: a post-training run is planned in steps)
-        line = tr(QT_TRANSLATE_NOOP("cli", "Time to train: {time} ({steps} steps), {hours} GPU-hours")).format(
-            time=format_seconds(t.time_to_train_seconds), hours=format_count(t.gpu_hours or 0),
+        line = tr(QT_TRANSLATE_NOOP("cli", "Time to train: {time} ({steps} steps), {hours}")).format(
+            time=format_seconds(t.time_to_train_seconds), hours=gpu_hours_message(t.gpu_hours or 0).format_with(tr_engine),
             steps=format_count(t.time_to_train_seconds / t.step_seconds if t.step_seconds else 0))
         if t.cost is not None:
             line += tr(QT_TRANSLATE_NOOP("cli", ", cost {cost}")).format(cost=format_cost(t.cost, currency)) \
                 if currency else tr(QT_TRANSLATE_NOOP("cli", ", cost {cost} (in the price's currency)")).format(
-                    cost=format_count(t.cost))
+                    cost=format_cost(t.cost, ""))
         if (spread := run_range_words(t, currency)) is not None:  # the step's range carried to the whole run
             line += tr(QT_TRANSLATE_NOOP("cli", " ({likely}, as the step time's range)")).format(
                 likely=spread.format_with(tr_engine))

@@ -20,7 +20,7 @@ from .serving.users_curve import instances, slots_set
 from .timing import StepTime
 from .timing.ceiling import CEILING_NOTES
 from .timing.step_result import run_range_words
-from .units import format_bytes, format_cost, format_count, format_gpu_count, format_money, format_seconds
+from .units import format_bytes, format_cost, format_count, format_gpu_count, format_gpu_hours, format_money, format_seconds
 
 SKIPPED_KEYS = ("schema_version", "name", "notes")  # the card's title and nothing a manager reads
 SERVING_KEY_NAMES = frozenset(f.name for f in fields(ServingKeys))
@@ -309,14 +309,14 @@ def time_facts(s: Scenario, est: Estimate, t: StepTime | None) -> tuple[list[Mes
              # the steps, as the Time tab and `estimate` say them (user audit 11: post-training is planned in steps)
              (message(QT_TRANSLATE_NOOP("engine", "Optimizer steps")),
               format_count(t.time_to_train_seconds / t.step_seconds if t.step_seconds else 0)),
-             (message(QT_TRANSLATE_NOOP("engine", "GPU-hours")), format_count(t.gpu_hours or 0))]
+             (message(QT_TRANSLATE_NOOP("engine", "GPU-hours")), format_gpu_hours(t.gpu_hours or 0))]
     if t.cost is not None:
         # in its currency: "Cost ≈ 217 EUR at 2.20 per GPU-hour" left the price's unit to be guessed (user audit 7)
         price = format_money(s.gpu_hour_price, s.currency)
         low, high = t.run_range(t.cost) if t.band is not None else (0.0, 0.0)
         sentences.append(message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour (likely {low} to "
                                                              "{high})."),
-                                 cost=_cost_text(t.cost, s.currency), price=price, low=f"{low:,.0f}",
+                                 cost=_cost_text(t.cost, s.currency), price=price, low=format_cost(low, ""),
                                  high=format_cost(high, s.currency)) if t.band is not None else
                          message(QT_TRANSLATE_NOOP("engine", "Cost {cost} at {price} per GPU-hour."),
                                  cost=_cost_text(t.cost, s.currency), price=price))

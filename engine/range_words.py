@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .messages import QT_TRANSLATE_NOOP, Message, message
-from .units import format_cost, format_count, format_seconds
+from .units import format_cost, format_gpu_hours, format_seconds
 
 
 def multiple_text(factor: float) -> str:
@@ -54,7 +54,7 @@ def likely_range_message(low: str, high: str, factor_low: float, factor_high: fl
     """"1.5-4.3x the model: likely 55.2 s to 2.6 min" as a message (the plan card's rows translate it later): the
     measured runs' multiples of their model's figure, then the range they give (`low`, `high`: formatted); "1.5-4.3x
     the model's estimate, above it: likely ..." where the range leaves the figure out (range_side)."""
-    span: Message | str = low if low == high else message(SPAN, low=low, high=high)
+    span = span_message(low, high)
     words = {1: MULTIPLES_AND_RANGE_ABOVE, -1: MULTIPLES_AND_RANGE_BELOW, 0: MULTIPLES_AND_RANGE}
     return message(words[range_side(factor_low, factor_high)], multiples=multiples_text(factor_low, factor_high),
                    span=span)
@@ -86,8 +86,23 @@ def sources_words(n: int, tr_engine: Callable[[str], str]) -> str:
         QT_TRANSLATE_NOOP("engine", "{n} sources")).format(n=n)
 
 
-RUN_RANGE = QT_TRANSLATE_NOOP("engine", "likely {time}, {hours} GPU-hours")
-RUN_RANGE_COST = QT_TRANSLATE_NOOP("engine", "likely {time}, {hours} GPU-hours, cost {cost}")
+RUN_RANGE = QT_TRANSLATE_NOOP("engine", "likely {time}, {hours}")
+RUN_RANGE_COST = QT_TRANSLATE_NOOP("engine", "likely {time}, {hours}, cost {cost}")
+# GPU-hours with their unit, singular only for exactly one ("0.62 to 0.79 GPU-hours", "1 GPU-hour"); zh has one form
+GPU_HOURS = QT_TRANSLATE_NOOP("engine", "{hours} GPU-hours")
+ONE_GPU_HOUR = QT_TRANSLATE_NOOP("engine", "1 GPU-hour")
+
+
+def span_message(low: str, high: str) -> Message | str:
+    """"low to high", or one figure where both read alike."""
+    return low if low == high else message(SPAN, low=low, high=high)
+
+
+def gpu_hours_message(low_hours: float, high_hours: float | None = None) -> Message:
+    """"0.62 to 0.79 GPU-hours", "12.3 GPU-hours", "1 GPU-hour": GPU-hours (or their range) in units.format_gpu_hours'
+    digits, so that a run under a few GPU-hours does not read as whole ones (h-review21 item e)."""
+    span = span_message(format_gpu_hours(low_hours), format_gpu_hours(low_hours if high_hours is None else high_hours))
+    return message(ONE_GPU_HOUR) if span == "1" else message(GPU_HOURS, hours=span)
 
 
 def run_range_message(time_range: tuple[float, float], hours_range: tuple[float, float],
@@ -96,17 +111,15 @@ def run_range_message(time_range: tuple[float, float], hours_range: tuple[float,
     over the step time's likely range (each is proportional to the step time: StepTime.run_range), so that a run's
     cost is not read as sure where its step is not (user audit 6: a GRPO run "cost 25 USD" whose step measured runs
     put at 1.3-2.5x the model)."""
-    def span(low: str, high: str) -> Message | str:
-        return low if low == high else message(SPAN, low=low, high=high)
-
-    time = span(format_seconds(time_range[0]), format_seconds(time_range[1]))
-    hours = span(format_count(hours_range[0]), format_count(hours_range[1]))
+    time = span_message(format_seconds(time_range[0]), format_seconds(time_range[1]))
+    hours = gpu_hours_message(*hours_range)
     if cost_range is None:
         return message(RUN_RANGE, time=time, hours=hours)
     return message(RUN_RANGE_COST, time=time, hours=hours,
-                   cost=span(format_cost(cost_range[0], ""), format_cost(cost_range[1], currency)))
+                   cost=span_message(format_cost(cost_range[0], ""), format_cost(cost_range[1], currency)))
 
 
-__all__ = ["MULTIPLES_AND_RANGE", "MULTIPLES_AND_RANGE_ABOVE", "MULTIPLES_AND_RANGE_BELOW", "RUN_RANGE",
-           "RUN_RANGE_COST", "SPAN", "band_multiples", "likely_range_message", "likely_range_sentence",
-           "likely_range_words", "multiple_text", "multiples_text", "range_side", "run_range_message", "sources_words"]
+__all__ = ["GPU_HOURS", "MULTIPLES_AND_RANGE", "MULTIPLES_AND_RANGE_ABOVE", "MULTIPLES_AND_RANGE_BELOW", "ONE_GPU_HOUR",
+           "RUN_RANGE", "RUN_RANGE_COST", "SPAN", "band_multiples", "gpu_hours_message", "likely_range_message",
+           "likely_range_sentence", "likely_range_words", "multiple_text", "multiples_text", "range_side",
+           "run_range_message", "sources_words", "span_message"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 GB = 10**9
@@ -46,6 +47,18 @@ def format_count(n: float) -> str:
             # past 999.5T (tokens_to_train reaches 10^18) three digits print as "1e+06T": whole T, grouped, instead
             return f"{n / div:.3g}{suffix}" if abs(n) < 999.5 * div or suffix != "T" else f"{n / div:,.0f}{suffix}"
     return f"{n:.0f}"
+
+
+def format_gpu_hours(hours: float) -> str:
+    """GPU-hours: three significant digits below 100 (a trailing zero dropped), as format_count from 100 up. A run of
+    0.62 to 0.79 GPU-hours read "1 GPU-hours" in whole units (h-review21 item e); 1.5 read "2"."""
+    if abs(hours) >= 100:
+        return format_count(hours)
+    if hours == 0:
+        return "0"
+    decimals = min(6, max(0, 2 - math.floor(math.log10(abs(hours)))))
+    text = f"{hours:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def format_cost(cost: float, currency: str) -> str:

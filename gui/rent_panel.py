@@ -101,6 +101,21 @@ class PriceTable(QTableWidget):
     def _changed(self) -> None:
         self.pricesChanged.emit(self.prices())
 
+    def with_problem(self, text: str) -> str:
+        """`text` with the prices left out named after it: a results header keeps saying them after a search."""
+        return f"{text} {self.problem}" if self.problem else text
+
+
+def keep_prices(table: PriceTable, settings: Settings, header: QLabel) -> None:
+    """Each edit of the price list saved in the settings, and a price left out (negative, not a number, text) said in
+    `header` as it is typed, on both rent tabs: the serve tab left one out silently (h-polish11 item 3)."""
+    def changed(prices: dict[str, float]) -> None:
+        settings.update(gpu_prices=prices)
+        if table.problem:
+            header.setText(table.problem)
+
+    table.pricesChanged.connect(changed)
+
 
 def price_list(settings: Settings, scenario_currency: str) -> tuple[PriceTable, QComboBox]:
     """The price list both rent tabs show (training's and serving's): the prices per GPU-hour and the currency they are
@@ -136,7 +151,7 @@ class RentPanel(SearchPanel):
         self.settings = settings
         self.search_button.setText(self.tr("Find what to rent"))
         self.table, self.currency = price_list(settings, self.state.scenario.currency)
-        self.table.pricesChanged.connect(self._save_prices)
+        keep_prices(self.table, settings, self.header)
         self.deadline = QDoubleSpinBox()
         self.deadline.setRange(0, 10000)
         self.deadline.setDecimals(1)
@@ -168,12 +183,6 @@ class RentPanel(SearchPanel):
         layout.addLayout(right, 3)
         self.result: RentSearch | None = None
         self.header.setText(self.tr("Enter prices and press Find what to rent."))
-
-    # --- settings
-    def _save_prices(self, prices: dict[str, float]) -> None:
-        self.settings.update(gpu_prices=prices)
-        if self.table.problem:
-            self.header.setText(self.table.problem)
 
     def limits(self) -> dict[str, Any]:
         return {"deadline_seconds": self.deadline.value() * 86400.0 if self.deadline.value() > 0 else None,
@@ -214,12 +223,12 @@ class RentPanel(SearchPanel):
         self.result = result
         self.clear_rows()
         unit, currency = self.state.unit, self.currency.currentData()
-        self.header.setText(self.tr("%(n)d options for %(tokens)s tokens, cheapest first (costs within %(tie)s of "
-                                    "each other count as equal: fewer GPUs first); one checkpoint is %(ckpt)s. "
-                                    "Searched in %(time)s.") % {
+        # a price left out stays said after a search (with_problem)
+        self.header.setText(self.table.with_problem(self.tr(
+            "%(n)d options for %(tokens)s tokens, cheapest first (costs within %(tie)s of each other count as equal: "
+            "fewer GPUs first); one checkpoint is %(ckpt)s. Searched in %(time)s.") % {
             "n": len(result.ranked), "tokens": f"{result.tokens:,}", "tie": f"{TIE:.0%}",
-            "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)}
-            + (" " + self.table.problem if self.table.problem else ""))  # a price left out stays said after a search
+            "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)}))
         self.header.setToolTip(tr_message(result.checkpoint_formula))
         if result.horizon_seconds is not None:  # no deadline: the year's horizon said where the list starts
             self.add_row(self._note(self.tr("No deadline set: options that take more than %s are left out as "

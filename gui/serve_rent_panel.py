@@ -42,7 +42,7 @@ from engine.serving.result import engine_name
 from engine.units import format_money, format_seconds
 
 from .i18n import tr_engine
-from .rent_panel import price_list, take_scenario_price
+from .rent_panel import keep_prices, price_list, take_scenario_price
 from .search_panel import SearchPanel
 from .settings_store import Settings
 from .state import AppState
@@ -71,7 +71,7 @@ class ServeRentPanel(SearchPanel):
         self.settings = settings
         self.search_button.setText(self.tr("Find what to rent"))
         self.table, self.currency = price_list(settings, state.scenario.currency)
-        self.table.pricesChanged.connect(lambda prices: self.settings.update(gpu_prices=prices))
+        keep_prices(self.table, settings, self.header)
         self.users = QSpinBox()
         self.users.setRange(1, 1_000_000)
         self.users.setGroupSeparatorShown(True)
@@ -174,13 +174,12 @@ class ServeRentPanel(SearchPanel):
         lim = result.limits
         # the target and budgets as the CLI's header says them: the form beside it may have been edited since
         # the tie rule in the tooltip: with the limits the header took six lines at 1280 x 720, the first row's place
-        self.header.setText(self.tr("%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + "
-                                    "%(output)s tokens each (%(limits)s), cheapest per hour first. Searched in "
-                                    "%(time)s.") % {
+        self.header.setText(self.table.with_problem(self.tr(
+            "%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each "
+            "(%(limits)s), cheapest per hour first. Searched in %(time)s.") % {
             "n": len(result.ranked), "users": f"{lim.users:,}", "engine": engine_name(result.engine),
             "prompt": f"{lim.prompt_tokens:,}", "output": f"{lim.output_tokens:,}",
-            "limits": limits_words(lim, result.currency, self._cli), "time": format_seconds(result.seconds)}
-            + (" " + self.table.problem if self.table.problem else ""))
+            "limits": limits_words(lim, result.currency, self._cli), "time": format_seconds(result.seconds)}))
         self.header.setToolTip(self.tr("Costs per hour within %s of each other count as equal: fewer GPUs first.")
                                % f"{TIE:.0%}")
         for i, row in enumerate(result.ranked, 1):

@@ -25,13 +25,13 @@ from engine.posttraining.band_text import posttraining_band_lines
 from engine.posttraining.refused_step import refused_step_text
 from engine.posttraining.time_band import POSTTRAINING_REGIME
 from engine.posttraining.timing import step_provenance
-from engine.range_words import band_multiples, likely_range_sentence, sources_words
+from engine.range_words import band_multiples, gpu_hours_message, likely_range_sentence, sources_words
 from engine.scenario import Scenario
 from engine.serving.report import million_tokens_cost_words
 from engine.timing import MFU_DEFINITION, MFU_WHOLE_ATTENTION_DEFINITION, StepTime
 from engine.timing.near_capacity import near_capacity_share
 from engine.timing.step_result import run_range_words
-from engine.units import format_cost, format_count, format_gpu_count, format_seconds
+from engine.units import format_cost, format_count, format_gpu_count, format_gpu_hours, format_seconds
 
 from .choices import choice_items, declared_choices
 from .estimates import time_problem
@@ -206,13 +206,17 @@ class TimePanel(QWidget):
         self.summary.setToolTip(f"{band_tip}<br><br>{mfu_tip}" if band_tip else mfu_tip)
         if t.time_to_train_seconds is not None:
             # the steps beside the time: a post-training run is planned in steps (user audit 11)
-            line = self.tr("Time to train: <b>%(time)s</b> (%(steps)s steps) · %(hours)s GPU-hours") % {
-                "time": format_seconds(t.time_to_train_seconds), "hours": format_count(t.gpu_hours or 0),
+            line = self.tr("Time to train: <b>%(time)s</b> (%(steps)s steps) · %(hours)s") % {
+                "time": format_seconds(t.time_to_train_seconds), "hours": escape(tr_message(gpu_hours_message(
+                    t.gpu_hours or 0))),
                 "steps": format_count(s.tokens_to_train / t.tokens_per_step if t.tokens_per_step else 0)}
+            # to the cent under 100, as units.format_cost (a 1.45 USD LoRA run read "cost 1 USD")
+            cost_digits = 0 if t.cost is not None and abs(t.cost) >= 99.995 else 2
             if t.cost is not None and s.currency:
-                line += self.tr(" · cost <b>%s</b>") % f"{locale.toString(float(t.cost), 'f', 0)} {s.currency}"
+                line += self.tr(" · cost <b>%s</b>") % f"{locale.toString(float(t.cost), 'f', cost_digits)} {s.currency}"
             elif t.cost is not None:  # no currency named: the cost is in whatever the price was typed in
-                line += self.tr(" · cost <b>%s</b> (in the price's currency)") % locale.toString(float(t.cost), "f", 0)
+                line += self.tr(" · cost <b>%s</b> (in the price's currency)") % locale.toString(
+                    float(t.cost), "f", cost_digits)
             if (spread := run_range_words(t, s.currency)) is not None:  # the step's range carried to the whole run
                 line += " · " + escape(tr_message(spread))
             lines.append(line)
@@ -310,7 +314,7 @@ def time_rows(times: list[StepTime | None], currencies: list[str] | None = None)
         rows.append(row(QCoreApplication.translate("TimePanel", "Time to train"),
                         lambda t: format_seconds(t.time_to_train_seconds) if t.time_to_train_seconds else ""))
         rows.append(row(QCoreApplication.translate("TimePanel", "GPU-hours"),
-                        lambda t: format_count(t.gpu_hours) if t.gpu_hours else ""))
+                        lambda t: format_gpu_hours(t.gpu_hours) if t.gpu_hours else ""))
     if any(t is not None and t.cost is not None for t in times):
         rows.append((QCoreApplication.translate("TimePanel", "Cost"), [
             format_cost(t.cost, c) if t is not None and t.cost is not None else ""

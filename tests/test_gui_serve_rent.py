@@ -53,3 +53,33 @@ def test_search_and_apply_is_one_undo_step(qtbot, planner_home):
                                                                             1500)
     undo.undo()
     assert state.scenario == before
+
+
+def test_a_bad_price_typed_in_the_serve_tab_is_named_as_the_training_tab_names_it(qtbot, planner_home):
+    """The serve tab dropped a price typed as "-4", "nan" or "cheap" silently where the training tab said so
+    (h-polish11 item 3): both tabs now take rent_panel.keep_prices, the same sentence as it is typed and after a
+    search; the good prices are saved, the bad ones are not."""
+    from gui.rent_panel import RentPanel
+
+    settings = Settings()
+    state = AppState(scenario_from_dict(SERVE))
+    serve, train = ServeRentPanel(state, settings), RentPanel(AppState(scenario_from_dict({
+        "model": "llama-3-8b", "gpu": "h100-sxm-80gb"})), settings)
+    for panel in (serve, train):
+        qtbot.addWidget(panel)
+    said = []
+    for panel in (serve, train):
+        panel.table.set_price("h100-sxm-80gb", 2.5)
+        for bad in ("-4", "nan", "cheap"):
+            row = next(i for i, g in enumerate(panel.table.gpus) if g.id == "l40s")
+            panel.table.item(row, 1).setText(bad)
+            assert "L40S" in panel.header.text() and panel.table.problem == panel.header.text()
+            assert dict(Settings().values.gpu_prices) == {"h100-sxm-80gb": 2.5}  # read back from the file
+        said.append(panel.header.text())
+    assert said[0] == said[1]  # one sentence for both tabs
+    serve.users.setValue(8)
+    serve.prompt.setValue(1000)
+    serve.output.setValue(500)
+    serve.search()
+    assert serve.wait() and serve.result is not None
+    assert serve.table.problem in serve.header.text()  # still said after the search

@@ -147,3 +147,22 @@ def test_cli_cost_objective_of_a_served_model(tmp_path):
     assert all("dropped" in r and r["dropped"]["template"] for r in data["dropped"])
     text = subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=300)
     assert text.returncode == 0 and "200 users at once" in text.stdout and "EUR an hour" in text.stdout
+
+
+def test_a_gpu_without_speed_figures_is_left_out_in_the_training_searchs_words(served, monkeypatch):
+    """Serve rent said "the GPU preset has no speed figures" where training's rent says the same thing another way
+    (h-review21 found, not fixed, item g): both take rent_reasons.NO_SPEED now. No shipped preset lacks the figures
+    (tests/test_timing.py), so one is stripped of its bandwidth here, as a custom GPU without it would be."""
+    import dataclasses
+
+    from engine.planning import rent, serve_rent
+    from engine.planning.rent_reasons import NO_SPEED
+
+    presets = dict(rent.gpu_presets())
+    presets["l40s"] = dataclasses.replace(presets["l40s"], memory_bandwidth_bytes_per_s=None)
+    for module in (rent, serve_rent):
+        monkeypatch.setattr(module, "gpu_presets", lambda: presets)
+    training = scenario_from_dict({"model": "llama-3-8b", "gpu": "h100-sxm-80gb", "tokens_to_train": 10**8})
+    said = [next(o.dropped for o in result.dropped if o.gpu == "l40s") for result in (
+        serve_rent_search(served, {"l40s": 0.9}, LIMITS, currency="USD"), rent.rent_search(training, {"l40s": 0.9}))]
+    assert [m.template for m in said] == [NO_SPEED, NO_SPEED]

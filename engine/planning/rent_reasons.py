@@ -12,6 +12,7 @@ from ..scenario import Scenario
 from ..units import format_bytes
 from .rent_no_layout import no_layout_reason
 
+# one sentence for both rent searches, training's and serving's (rent.py, serve_rent.py)
 NO_SPEED = QT_TRANSLATE_NOOP("engine", "has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known")
 NOT_FIT = QT_TRANSLATE_NOOP("engine", "does not fit: no layout of the same training holds it")
 NOT_FIT_HOST = QT_TRANSLATE_NOOP("engine", "does not fit: no layout holds it in the GPUs and {host} of CPU memory "

@@ -19,7 +19,7 @@ from ..safe_read import read_capped, unreadable_why
 from ..scenario import Scenario
 from ..scenario.choices import CURRENCIES
 from ..scenario.key_words import layout_words
-from ..units import format_bytes, format_cost, format_gpu_count, format_seconds
+from ..units import format_bytes, format_cost, format_gpu_count, format_gpu_hours, format_seconds
 from .rent import TIE, RentOption, RentSearch, rent_search
 
 MAX_PRICE_FILE_BYTES = 1_000_000
@@ -177,7 +177,7 @@ def dropped_lines(rows: list[tuple[int, str, str, str]], tr: Callable[[str], str
 def gpu_hours_text(hours: float) -> str:
     """GPU-hours as a row shows them: whole hours from 100 up, else 3 significant digits, so that the hours times the
     price reads as the cost ("2.5 GPU-hours x 2.5 USD = 6 USD", not "3 GPU-hours x 2.5 USD = 6 USD")."""
-    return f"{hours:,.0f}" if hours >= 100 else f"{hours:.3g}"
+    return f"{hours:,.0f}" if hours >= 100 else format_gpu_hours(hours)
 
 
 def row_text(o: dict[str, Any], currency: str, tr: Callable[[str], str] = _same,

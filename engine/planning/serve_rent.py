@@ -42,7 +42,7 @@ from ..units import format_money, format_price
 from .listing import TIE
 from .rent import candidate_gpus, gpu_price
 from .rent_counts import MAX_RENT_GPUS, node_gpus
-from .rent_reasons import NO_PRICE
+from .rent_reasons import NO_PRICE, NO_SPEED
 
 INSTANCE_SIZES = (1, 2, 4, 8)  # GPUs of one engine instance: powers of two within a node
 
@@ -58,7 +58,6 @@ MILLION_OVER = QT_TRANSLATE_NOOP("engine", "a million output tokens cost {cost},
 # "which costs less" was wrong where the smaller one costs the same (_outdone keeps ties out; user audit 12)
 NOT_FASTER = QT_TRANSLATE_NOOP("engine", "TPOT {tpot} ms: no faster than a smaller instance of this GPU type, "
                                          "which costs no more an hour")
-NO_SPEED_FIGURES = QT_TRANSLATE_NOOP("engine", "the GPU preset has no speed figures")
 # a PCIe card's server is taken to hold the set-up's GPUs per node (rent_counts.node_gpus): said, so that "1 x L40S:
 # the weights alone overflow" does not read as "no L40S will do" (user audit 12)
 NOT_TRIED = QT_TRANSLATE_NOOP("engine", "instances larger than the set-up's GPUs per node ({n}) not tried: a server of "
@@ -290,7 +289,7 @@ def serve_rent_search(s: Scenario, prices: Mapping[str, float], limits: ServeLim
         preset = presets[gpu]
         price = gpu_price(s, prices, gpu)
         if preset.missing_speed_fields:
-            dropped.append(ServeOption(gpu, preset.name, 0, 0, 0, price, dropped=message(NO_SPEED_FIGURES)))
+            dropped.append(ServeOption(gpu, preset.name, 0, 0, 0, price, dropped=message(NO_SPEED)))
             continue
         kept: list[ServeOption] = []
         for g in _sizes(s, gpu):

@@ -18,6 +18,7 @@ from .block_mixer import block_elementwise_bytes, mixer_core
 from .bnb_4bit import QuantBase, dequant_bytes_per_weight
 from .data import efficiency
 from .eager_ops import eager_ops_extra_bytes as eager_extra  # eager ops' measured rates
+from .eager_ops import rotated_share
 from .expert_costs import expert_seconds, fp8_padding_bytes, permutation_bytes
 from .gemm import Rates, gemm_seconds, rate_tile
 from .high_precision_wgrad import dense_wgrad_seconds
@@ -289,10 +290,13 @@ def _qk_bytes(spec: ModelSpec, tp: int, per: dict[str, float]) -> float:
     """Forward bytes per token a stack's rotary embedding and key/value expansion move per unit of the query and
     key widths (elementwise_bytes_per_token qk, kv_expand: torchtune's eager layer; 0 where a stack counts them in
     qkv). The expansion copies only where there are fewer key/value heads than query heads; the rotary figure only
-    where the model rotates q and k (not learned positions or ALiBi)."""
+    where the model rotates q and k (not learned positions or ALiBi); a partial-rotary model's over its rotated share,
+    plus the concatenation of the rest where the row counts it (eager_ops.rotated_share, qk_pass)."""
     units = (spec.q_dim + spec.kv_dim) / tp
     expand = per.get("kv_expand", 0.0) if spec.kv_dim < spec.q_dim else 0.0
-    return ((per.get("qk", 0.0) if spec.rope else 0.0) + expand) * units
+    share = rotated_share(spec, per)
+    rope = per.get("qk", 0.0) * share + (per["qk_pass"] if share < 1.0 else 0.0) if spec.rope else 0.0
+    return (rope + expand) * units
 
 
 def qk_norm_units(spec: ModelSpec, tp: int, sp: bool = False) -> float:

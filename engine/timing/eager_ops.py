@@ -70,17 +70,26 @@ def eager_op_rate(table: Table, elements: float, stream_fraction: float) -> floa
     return min(1.0, fraction / stream_fraction)
 
 
+def rotated_share(spec: ModelSpec, per: dict[str, Any]) -> float:
+    """The share of each query and key head the row's rotary ops run over: rotary_fraction where the row counts a
+    partial-rotary model's slice and concatenation (qk_pass: transformers' PhiAttention / GPTNeoXAttention rotate the
+    leading rot_dim channels and torch.cat the rest back on, huggingface/transformers at 5dd4a635), else 1 (a row
+    whose rotary code rotates, or copies, whole heads)."""
+    return spec.rotary_fraction if spec.rope and "qk_pass" in per and spec.rotary_fraction < 1.0 else 1.0
+
+
 def _parts(per: dict[str, Any], spec: ModelSpec, moe: bool, tp: int, sp: bool) -> dict[str, tuple[float, float]]:
     """op: (forward bytes per token the row counts for it, elements per token of one call) on this rank. The norms:
     hidden_norm per unit of the hidden state they see (1/tp of it under sequence parallelism), an RMSNorm only. The
     rotary embedding, where the model has one: qk_rope per unit of the q and k widths (inside qk); one call rotates
-    q and k (their widths / tp).
+    q and k (their widths / tp), a partial-rotary model's rotated share of them (rotated_share: the measured op is
+    apply_rotary_pos_emb on q_rot and k_rot; the concatenation after it keeps the element-wise rate).
     The SwiGLU activation of a dense gated MLP: mlp_swiglu per unit of its width / tp, one call over all of it. An
     MoE layer's routed experts: expert_swiglu per unit of top_k x expert width / tp, one call over all the routed
     copies (transformers' grouped experts gate every sorted token-expert pair at once); its shared experts keep the
     element-wise rate."""
     units = spec.hidden / tp if sp else spec.hidden
-    qk = (spec.q_dim + spec.kv_dim) / tp
+    qk = (spec.q_dim + spec.kv_dim) / tp * rotated_share(spec, per)
     norm = float(per.get("hidden_norm", 0.0)) * units if spec.norm_style in RMS_STYLES else 0.0
     rope = float(per.get("qk_rope", 0.0)) * qk if spec.rope else 0.0
     width = spec.ffn / tp

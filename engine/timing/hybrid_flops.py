@@ -68,6 +68,17 @@ def hybrid_step_flops_per_token(spec: Any, seq_len: int, backward_share: float =
     """The MFU numerator of a hybrid stack: Megatron-Bridge's count (bridge_training_flops_per_token, forward x 3),
     its forward once and then once for each gradient the step runs (the activations' for `backward_share` of the
     blocks, the weights' for `weight_grad_share`), as mfu.model_flops_per_token splits 6 N into 2 + 2 + 2. The
-    vocabulary is the spec's: Nemotron 3's 131,072 is already a multiple of Megatron's 128 x TP padding."""
-    forward = bridge_training_flops_per_token(hybrid_model_of(spec), seq_len) / 3.0
-    return forward * (1.0 + backward_share + weight_grad_share)
+    vocabulary is the spec's: Nemotron 3's 131,072 is already a multiple of Megatron's 128 x TP padding. The core
+    attention (2 h p s a token and layer, no weights) has no weight gradient: its backward is twice its forward
+    wherever a gradient flows (1 + 2 x backward_share, as mfu.model_flops_per_token's dense 4 + 8); equal for full
+    training, where a LoRA run counted (1 + backward_share) (h-review21 item f)."""
+    model = hybrid_model_of(spec)
+    forward = bridge_training_flops_per_token(model, seq_len) / 3.0
+    core = core_attention_forward_flops(model, seq_len)
+    return (forward - core) * (1.0 + backward_share + weight_grad_share) + core * (1.0 + 2.0 * backward_share)
+
+
+def core_attention_forward_flops(model: HybridModel, seq_len: int) -> float:
+    """The core attention's forward per token over the stack (attn_layer_flops' 2 h p s in every attention block:
+    bridge_attention_forward_flops), Megatron-Bridge's causal half."""
+    return model.count("attention") * 2.0 * model.head_dim * model.heads * seq_len

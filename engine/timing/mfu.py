@@ -90,9 +90,10 @@ def model_flops_per_token(spec: ModelSpec, seq_len: int, backward_share: float =
     the causal half)."""
     if spec.block_kinds:
         flops = hybrid_step_flops_per_token(spec, seq_len, backward_share, weight_grad_share)
-        # Megatron-Bridge's core attention, 2 h p s a token forward, is the causal half: the whole adds as much
+        # Megatron-Bridge's core attention, 2 h p s a token forward, is the causal half: the whole adds as much, its
+        # backward twice its forward wherever a gradient flows (no weights: as the dense 4 + 8 below)
         return flops if causal else flops + 2.0 * spec.softmax_attention_layers * spec.q_dim * seq_len * (
-            1.0 + backward_share + weight_grad_share)
+            1.0 + 2.0 * backward_share)
     # the language model's parameters: active_params holds a vision tower's too, which runs over image patches (its
     # own count per image, engine/timing/vision_time.py), not once per text token, so 6 x its parameters per token is
     # no FLOP count of anything (a Qwen3-VL-8B's 576M tower was 7% of the numerator; a config.json with a 4,095-pixel

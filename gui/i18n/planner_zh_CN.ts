@@ -4434,68 +4434,68 @@ GPU-hour</source>
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="112"/>
+        <location filename="../rent_panel.py" line="127"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="143"/>
-        <location filename="../rent_panel.py" line="148"/>
+        <location filename="../rent_panel.py" line="158"/>
+        <location filename="../rent_panel.py" line="163"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="144"/>
+        <location filename="../rent_panel.py" line="159"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="151"/>
+        <location filename="../rent_panel.py" line="166"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="152"/>
+        <location filename="../rent_panel.py" line="167"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="153"/>
+        <location filename="../rent_panel.py" line="168"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="269"/>
+        <location filename="../rent_panel.py" line="278"/>
         <source>%(n)s x %(gpu)s</source>
         <translation>%(n)s × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="283"/>
+        <location filename="../rent_panel.py" line="292"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)s = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)s = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="137"/>
+        <location filename="../rent_panel.py" line="152"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="154"/>
+        <location filename="../rent_panel.py" line="169"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="170"/>
+        <location filename="../rent_panel.py" line="185"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="206"/>
+        <location filename="../rent_panel.py" line="215"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="211"/>
+        <location filename="../rent_panel.py" line="220"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
@@ -4504,27 +4504,27 @@ GPU-hour</source>
         <translation type="vanished">训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="217"/>
+        <location filename="../rent_panel.py" line="228"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first (costs within %(tie)s of each other count as equal: fewer GPUs first); one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前（费用相差不到 %(tie)s 的视为相同：GPU 少的在前）；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="225"/>
+        <location filename="../rent_panel.py" line="234"/>
         <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
         <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="233"/>
+        <location filename="../rent_panel.py" line="242"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="262"/>
+        <location filename="../rent_panel.py" line="271"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="265"/>
+        <location filename="../rent_panel.py" line="274"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
@@ -4533,17 +4533,17 @@ GPU-hour</source>
         <translation type="vanished">%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="271"/>
+        <location filename="../rent_panel.py" line="280"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="275"/>
+        <location filename="../rent_panel.py" line="284"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="281"/>
+        <location filename="../rent_panel.py" line="290"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
@@ -4560,7 +4560,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="291"/>
+        <location filename="../rent_panel.py" line="300"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -4814,17 +4814,17 @@ GPU-hour</source>
         <translation>请填入你的云服务商的价格（与训练共用同一张表）；费用只算 GPU 数 × 价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="177"/>
+        <location filename="../serve_rent_panel.py" line="178"/>
         <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each (%(limits)s), cheapest per hour first. Searched in %(time)s.</source>
         <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token（%(limits)s），按每小时费用从低到高排列。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="184"/>
+        <location filename="../serve_rent_panel.py" line="183"/>
         <source>Costs per hour within %s of each other count as equal: fewer GPUs first.</source>
         <translation>每小时费用相差 %s 以内视为相同：GPU 少的在前。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="222"/>
+        <location filename="../serve_rent_panel.py" line="221"/>
         <source>%(users)s; TPOT %(tpot)s ms, TTFT %(ttft)s, %(tps)s output tokens/s</source>
         <translation>%(users)s；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
@@ -4866,22 +4866,22 @@ GPU-hour</source>
         <translation type="vanished">%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="192"/>
+        <location filename="../serve_rent_panel.py" line="191"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="215"/>
+        <location filename="../serve_rent_panel.py" line="214"/>
         <source>%(n)d x %(gpu)s</source>
         <translation>%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="217"/>
+        <location filename="../serve_rent_panel.py" line="216"/>
         <source>%(hour)s an hour, %(million)s per million output tokens</source>
         <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="220"/>
+        <location filename="../serve_rent_panel.py" line="219"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
@@ -4890,32 +4890,32 @@ GPU-hour</source>
         <translation type="vanished">每个实例容纳 %(per)s 个用户；TPOT %(tpot)s 毫秒，TTFT %(ttft)s，每秒输出 %(tps)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="228"/>
+        <location filename="../serve_rent_panel.py" line="227"/>
         <source>likely TPOT %(low)s to %(high)s ms, %(tlow)s to %(thigh)s tokens/s</source>
         <translation>可能范围：TPOT %(low)s 至 %(high)s 毫秒，每秒 %(tlow)s 至 %(thigh)s 个 token</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="232"/>
+        <location filename="../serve_rent_panel.py" line="231"/>
         <source>, %(low)s to %(high)s per million</source>
         <translation>，每百万 %(low)s 至 %(high)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="236"/>
+        <location filename="../serve_rent_panel.py" line="235"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="237"/>
+        <location filename="../serve_rent_panel.py" line="236"/>
         <source>(%s)</source>
         <translation>（%s）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="242"/>
+        <location filename="../serve_rent_panel.py" line="241"/>
         <source>The serving estimate of one instance: the users it holds at this context (its KV cache after weights and the engine&apos;s reserve), its time per output token and tokens/s for its share of the users; replicas serve the rest. Cost per hour = GPUs x the price per GPU-hour entered; per million output tokens = that / (tokens/s x 3,600) x 1,000,000. The likely range is the serving bands&apos; (measured runs).</source>
         <translation>单个实例的推理估算：在此上下文长度下它能容纳的用户数（扣除权重和引擎预留后的 KV 缓存），以及它所分担用户的每输出 token 时间和每秒 token 数；其余用户由副本服务。每小时费用 = GPU 数 × 所填每 GPU 小时价格；每百万输出 token 费用 = 每小时费用 / (每秒 token 数 × 3,600) × 1,000,000。可能范围来自推理速度误差带（实测运行）。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="250"/>
+        <location filename="../serve_rent_panel.py" line="249"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -5778,7 +5778,7 @@ GPU-hour</source>
 <context>
     <name>TimePanel</name>
     <message>
-        <location filename="../time_panel.py" line="231"/>
+        <location filename="../time_panel.py" line="235"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
@@ -5818,7 +5818,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="108"/>
-        <location filename="../time_panel.py" line="274"/>
+        <location filename="../time_panel.py" line="278"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -5839,7 +5839,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="116"/>
-        <location filename="../time_panel.py" line="279"/>
+        <location filename="../time_panel.py" line="283"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -5893,7 +5893,12 @@ GPU-hour</source>
         <translation>（已对照 %(sources)s的 %(runs)d 次实测后训练运行）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="270"/>
+        <location filename="../time_panel.py" line="209"/>
+        <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; (%(steps)s steps) · %(hours)s</source>
+        <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt;（%(steps)s 步）· %(hours)s</translation>
+    </message>
+    <message>
+        <location filename="../time_panel.py" line="274"/>
         <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
@@ -5907,17 +5912,16 @@ GPU-hour</source>
         <translation>可能范围：已发表运行中每 10 个有 8 个（%(regime)s：%(runs)d 个，来自 %(sources)d 个来源）的实测值落在其估算的这些倍数之内；未用于得出该范围的来源的运行中，约每 10 个有 8 个也落在其中。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="209"/>
         <source>Time to train: &lt;b&gt;%(time)s&lt;/b&gt; (%(steps)s steps) · %(hours)s GPU-hours</source>
-        <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt;（%(steps)s 步）· %(hours)s GPU 小时</translation>
+        <translation type="vanished">训练总时长：&lt;b&gt;%(time)s&lt;/b&gt;（%(steps)s 步）· %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="220"/>
+        <location filename="../time_panel.py" line="224"/>
         <source>Enter the tokens to train (or the steps: &quot;500 steps&quot;) for the time to train, GPU-hours and cost.</source>
         <translation>填写训练 token 总数（或步数，如“500 步”），即可得到训练总时长、GPU 小时和费用。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="251"/>
+        <location filename="../time_panel.py" line="255"/>
         <source>The engine does not start with this set-up: no speed.</source>
         <translation>按此配置推理引擎无法启动：没有速度可显示。</translation>
     </message>
@@ -5953,7 +5957,7 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：&lt;b&gt;%(time)s&lt;/b&gt; · %(hours)s GPU 小时</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="213"/>
+        <location filename="../time_panel.py" line="216"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt;</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;</translation>
     </message>
@@ -5970,7 +5974,7 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="256"/>
+        <location filename="../time_panel.py" line="260"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
@@ -5979,12 +5983,12 @@ GPU-hour</source>
         <translation type="vanished">训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="284"/>
+        <location filename="../time_panel.py" line="288"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="293"/>
+        <location filename="../time_panel.py" line="297"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -5995,40 +5999,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="304"/>
+        <location filename="../time_panel.py" line="308"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="89"/>
-        <location filename="../time_panel.py" line="305"/>
+        <location filename="../time_panel.py" line="309"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="306"/>
+        <location filename="../time_panel.py" line="310"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="308"/>
+        <location filename="../time_panel.py" line="312"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="310"/>
+        <location filename="../time_panel.py" line="314"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="85"/>
-        <location filename="../time_panel.py" line="312"/>
+        <location filename="../time_panel.py" line="316"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="85"/>
-        <location filename="../time_panel.py" line="315"/>
+        <location filename="../time_panel.py" line="319"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -6042,17 +6046,17 @@ GPU-hour</source>
         <translation type="vanished">（已对照 %(sources)s的 %(runs)d 次实测后训练运行；悬停查看各阶段）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="215"/>
+        <location filename="../time_panel.py" line="218"/>
         <source> · cost &lt;b&gt;%s&lt;/b&gt; (in the price&apos;s currency)</source>
         <translation> · 费用 &lt;b&gt;%s&lt;/b&gt;（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="229"/>
+        <location filename="../time_panel.py" line="233"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="224"/>
+        <location filename="../time_panel.py" line="228"/>
         <source>Near the memory limit: the step may run slower than shown (allocator retries, see the note below).</source>
         <translation>接近显存上限：这一步可能比显示的更慢（分配器重试，见下方说明）。</translation>
     </message>
@@ -6329,6 +6333,11 @@ GPU-hour</source>
         <translation>{reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
+        <location filename="../../engine/estimate_output.py" line="231"/>
+        <source>Time to train: {time} ({steps} steps), {hours}</source>
+        <translation>训练总时长：{time}（{steps} 步），{hours}</translation>
+    </message>
+    <message>
         <source>Reserved by PyTorch {reserved}; process (as {tool} shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation type="vanished">PyTorch 预留 {reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
@@ -6352,18 +6361,18 @@ GPU-hour</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="75"/>
+        <location filename="../../engine/cli.py" line="76"/>
         <location filename="../../engine/estimate_output.py" line="174"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="91"/>
+        <location filename="../../engine/cli.py" line="92"/>
         <source>More plans and the limits: python main.py fit {file}</source>
         <translation>更多方案和上限：python main.py fit {file}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="71"/>
+        <location filename="../../engine/cli.py" line="72"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
@@ -6411,12 +6420,12 @@ GPU-hour</source>
         <translation>注：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="407"/>
+        <location filename="../../engine/cli.py" line="412"/>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="410"/>
+        <location filename="../../engine/cli.py" line="415"/>
         <source>error: this scenario cannot be estimated ({message}); please report it.</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
@@ -6790,9 +6799,8 @@ GPU-hour</source>
         <translation>（{figures}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="231"/>
         <source>Time to train: {time} ({steps} steps), {hours} GPU-hours</source>
-        <translation>训练总时长：{time}（{steps} 步），{hours} GPU 小时</translation>
+        <translation type="vanished">训练总时长：{time}（{steps} 步），{hours} GPU 小时</translation>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="236"/>
@@ -6955,7 +6963,7 @@ GPU-hour</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="276"/>
+        <location filename="../rent_panel.py" line="285"/>
         <location filename="../../engine/estimate_output.py" line="239"/>
         <location filename="../../engine/planning/rent_report.py" line="230"/>
         <source> ({likely}, as the step time&apos;s range)</source>
@@ -7073,6 +7081,36 @@ GPU-hour</source>
     <message>
         <source>Searched {gpus} GPU types ({estimates} serving estimates) in {seconds}.</source>
         <translation type="vanished">搜索了 {gpus} 种 GPU（{estimates} 次推理估算），用时 {seconds}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="23"/>
+        <source>{flag} is ignored: it applies to --objective cost only.</source>
+        <translation>已忽略 {flag}：它只用于 --objective cost。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="24"/>
+        <source>{flag} is ignored: a served model runs on and has no run to finish; its cost search takes --max-tpot-ms, --max-ttft-s and budgets per hour or per million tokens.</source>
+        <translation>已忽略 {flag}：推理服务持续运行，没有要完成的训练；其成本搜索使用 --max-tpot-ms、--max-ttft-s 以及每小时或每百万 token 的预算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="27"/>
+        <source>{flag} is ignored: it applies to the cost search of an inference scenario, and this scenario trains.</source>
+        <translation>已忽略 {flag}：它只用于推理场景的成本搜索，而此场景是训练。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="29"/>
+        <source>--budget is ignored: --budget-per-hour is given, and for a served model both are a budget per hour.</source>
+        <translation>已忽略 --budget：已给出 --budget-per-hour，而对推理服务两者都是每小时预算。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="31"/>
+        <source>--force is ignored: it replaces an --output file, and no --output is given.</source>
+        <translation>已忽略 --force：它用于替换 --output 文件，而未给出 --output。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/cli_flags.py" line="32"/>
+        <source>warning: {message}</source>
+        <translation>警告：{message}</translation>
     </message>
 </context>
 <context>
@@ -12082,27 +12120,27 @@ GPU-hour</source>
         <translation>MTP 层数 ×（一个解码层 + enorm/hnorm + eh_proj 输入 (2h) + 输出层输入 + 其损失保存的张量），一个微批次</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="15"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="16"/>
         <source>has no speed figures (peak FLOP/s or memory bandwidth), so its time is not known</source>
         <translation>缺少速度数据（峰值 FLOP/s 或显存带宽），无法估算时间</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="16"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="17"/>
         <source>does not fit: no layout of the same training holds it</source>
         <translation>放不下：同样的训练没有任何布局能装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="17"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="18"/>
         <source>does not fit: no layout holds it in the GPUs and {host} of CPU memory per node</source>
         <translation>放不下：没有布局能在这些 GPU 和每节点 {host} 的 CPU 内存中装下</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="19"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="20"/>
         <source>does not fit: no layout holds it in the GPUs and the CPU memory of the rented node: {basis}</source>
         <translation>放不下：没有任何布局能装进所租节点的 GPU 和 CPU 内存：{basis}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="21"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="22"/>
         <source>cannot run it: {why}</source>
         <translation>无法运行：{why}</translation>
     </message>
@@ -12111,17 +12149,17 @@ GPU-hour</source>
         <translation type="vanished">即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="25"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="26"/>
         <source>misses the deadline by {late} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="26"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="27"/>
         <source>misses the deadline by {late}</source>
         <translation>超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="27"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="28"/>
         <source>over budget by {over}</source>
         <translation>超出预算 {over}</translation>
     </message>
@@ -12130,62 +12168,62 @@ GPU-hour</source>
         <translation type="vanished">即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="22"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="23"/>
         <source>misses the deadline by {late} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}（注意力全量计入，与已发表运行的上限计法相同），仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="28"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="29"/>
         <source>over budget by {over} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU</source>
         <translation>即使达到该 GPU 上已发表运行的最佳 MFU {mfu:.0%}（注意力全量计入，与已发表运行的上限计法相同），仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="31"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="32"/>
         <source>over budget by {over} even at the GPU&apos;s full peak FLOP/s</source>
         <translation>即使以该 GPU 的全部峰值 FLOP/s 运行，仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="32"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="33"/>
         <source>misses the deadline by {late} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出截止期限 {late}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="33"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="34"/>
         <source>over budget by {over} even in its fastest layout, memory aside</source>
         <translation>即使采用最快的布局（不计显存），仍超出预算 {over}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="34"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="35"/>
         <source>costs at least {least} even in its fastest layout: no cheaper than fewer GPUs of this type</source>
         <translation>即使采用最快的布局也至少花费 {least}：不比更少的同型号 GPU 便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="36"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="37"/>
         <source>costs at least {least} even in its fastest layout: more than the {rows} cheapest options found</source>
         <translation>即使采用最快的布局也至少花费 {least}：高于已找到的 {rows} 个最便宜方案</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="38"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="39"/>
         <source>misses the deadline: no layout that fits is fast enough</source>
         <translation>超出截止期限：没有放得下的布局足够快</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="39"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="40"/>
         <source>over budget: no layout that fits is fast enough to stay within it</source>
         <translation>超出预算：没有放得下的布局快到能控制在预算内</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="40"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="41"/>
         <source>no layout that fits costs less than the options found before it</source>
         <translation>没有放得下的布局比之前找到的方案更便宜</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="41"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="42"/>
         <source>no price per GPU-hour is set for this GPU, so its cost is not known</source>
         <translation>此 GPU 未设每 GPU 小时价格，无法得知费用</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="43"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="44"/>
         <source>takes more than {time} even at MFU {mfu:.0%} (attention counted whole, as the published runs&apos; ceiling was measured), the best a published run reached on this GPU: beyond a year, impractical (no deadline set)</source>
         <translation>即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平；注意力全量计入，与已发表运行的上限计法相同）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
@@ -12194,22 +12232,22 @@ GPU-hour</source>
         <translation type="vanished">即使按 MFU {mfu:.0%}（公开实测在此 GPU 上达到的最好水平）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="47"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="48"/>
         <source>takes more than {time} even at the GPU&apos;s full peak FLOP/s: beyond a year, impractical (no deadline set)</source>
         <translation>即使按 GPU 的满峰值 FLOP/s 也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="49"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="50"/>
         <source>takes more than {time} even in its fastest layout, memory aside: beyond a year, impractical (no deadline set)</source>
         <translation>即使用最快的布局（不计显存）也要超过 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="51"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="52"/>
         <source>trains in {time}: beyond a year, impractical (no deadline set)</source>
         <translation>训练需 {time}：超过一年，不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_reasons.py" line="52"/>
+        <location filename="../../engine/planning/rent_reasons.py" line="53"/>
         <source>no layout that fits trains it within a year: impractical (no deadline set)</source>
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
@@ -13343,13 +13381,31 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/range_words.py" line="89"/>
-        <source>likely {time}, {hours} GPU-hours</source>
-        <translation>可能为 {time}，{hours} GPU 小时</translation>
+        <source>likely {time}, {hours}</source>
+        <translation>可能为 {time}，{hours}</translation>
     </message>
     <message>
         <location filename="../../engine/range_words.py" line="90"/>
+        <source>likely {time}, {hours}, cost {cost}</source>
+        <translation>可能为 {time}，{hours}，费用 {cost}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="92"/>
+        <source>{hours} GPU-hours</source>
+        <translation>{hours} GPU 小时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/range_words.py" line="93"/>
+        <source>1 GPU-hour</source>
+        <translation>1 GPU 小时</translation>
+    </message>
+    <message>
+        <source>likely {time}, {hours} GPU-hours</source>
+        <translation type="vanished">可能为 {time}，{hours} GPU 小时</translation>
+    </message>
+    <message>
         <source>likely {time}, {hours} GPU-hours, cost {cost}</source>
-        <translation>可能为 {time}，{hours} GPU 小时，费用 {cost}</translation>
+        <translation type="vanished">可能为 {time}，{hours} GPU 小时，费用 {cost}</translation>
     </message>
     <message>
         <source>Likely: first token after {ttft}, {tpot} per output token, {rate} tokens/s; checked against {runs} measured runs of {sources} source(s)</source>
@@ -13742,17 +13798,16 @@ GPU-hour</source>
         <translation type="vanished">TPOT {tpot} 毫秒：不比该 GPU 型号更小、更便宜的实例快</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="61"/>
         <source>the GPU preset has no speed figures</source>
-        <translation>该 GPU 预设没有速度数据</translation>
+        <translation type="vanished">该 GPU 预设没有速度数据</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="64"/>
+        <location filename="../../engine/planning/serve_rent.py" line="63"/>
         <source>instances larger than the set-up&apos;s GPUs per node ({n}) not tried: a server of this card is taken to hold that many; set more GPUs per node to try them</source>
         <translation>未尝试超过本设置每节点 GPU 数（{n}）的实例：假定这种卡的服务器只装这么多块；调高每节点 GPU 数即可尝试</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent.py" line="281"/>
+        <location filename="../../engine/planning/serve_rent.py" line="280"/>
         <source>A context of {n} tokens is longer than the model was trained for ({trained} tokens).</source>
         <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
     </message>
