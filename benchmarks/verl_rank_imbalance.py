@@ -1,7 +1,9 @@
 """What-if: verl's padding-free micro-batches run at the pace of their longest rank (issue 23, post-training update and
 scoring). The estimate has taken the mechanism since h-verlscore (engine/posttraining/rank_imbalance.py) with the
 completions' assumed maximum-entropy spread; this what-if, with the spread each log's range gives, now adds its factor
-on top of the estimate's own, so its "after" columns read the log-spread's excess over that.
+on top of the estimate's own, so its "after" columns read the log-spread's excess over that. Since h-verldynbsz the
+seven rows below state the spread this derives (sequence_len_std, the median diff over 2 e_8 sqrt(rank_sequences)) and
+the estimate takes it, so the what-if now counts the logged spread twice on those rows: read it as a sensitivity.
 
 verl splits each rank's share of the batch into micro-batches of a fixed number of sequences
 (volcengine/verl@f9a7cf30 verl/workers/actor/dp_actor.py update_policy lines 365-368: `mini_batch.split(

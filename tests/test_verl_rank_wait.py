@@ -14,9 +14,11 @@ from engine import scenario_from_dict
 from engine.accuracy import posttraining_time as ptt
 from engine.posttraining.estimate import step_parts, training_scenario
 from engine.posttraining.rank_imbalance import (
+    by_token_count,
     completion_spread_tokens,
     expected_max_of_normals,
     longest_rank_factor,
+    sequence_spread_tokens,
     spread_share,
 )
 from engine.scenario import as_laid_out
@@ -24,6 +26,7 @@ from engine.timing import step_time as training_step_time
 from engine.workloads import step_time
 
 ROW_72B = "verl-data-time-grpo-lora-qwen2.5-72b-8gpu"
+ROW_DYNAMIC = "play-verl-ppo-qwen2-7b-recommended-8xh100"  # use_dynamic_bsz True, ppo_max_token_len_per_gpu 12,000
 
 
 def _row(rid: str) -> dict:
@@ -87,3 +90,43 @@ def test_the_update_term_and_the_scoring_forward_take_the_same_factor():
     assert parts["rank_imbalance"] == wait
     assert phases["generation"] + phases["scoring"] + phases["update"] == pytest.approx(phases["step"])
     assert phases["update"] > wait > 0
+
+
+def test_by_token_count_the_log_prob_passes_wait_for_no_rank_and_the_update_for_its_mini_batch():
+    # dingxianzhong/play-verl logs/verl_qwen2_7b_recommended.log (resolved config): use_dynamic_bsz True,
+    # ppo_max_token_len_per_gpu 12,000, a rank's mini-batch 40 sequences (ppo_mini_batch_size 64 x n 5 / 8 GPUs), 16 a
+    # step. volcengine/verl@9e4074b7 seqlen_balancing.py rearrange_micro_batches: ceil(tokens / budget) micro-batches,
+    # the count all-reduced to the MAX, the rank's sequences partitioned by tokens: the log-prob pass splits the
+    # rank's whole (balanced) share, no rank waits; the update splits each mini-batch, which waits for its longest rank
+    s, train = _train(_row(ROW_DYNAMIC)["scenario"])
+    assert s.max_tokens_per_micro_batch == 12_000 and by_token_count(train)
+    # the mini-batch's real tokens (40 x 294 = 11,760) fit the budget: one micro-batch of them, the layout unchanged
+    assert train.max_tokens_per_micro_batch == train.micro_batch * train.seq_len < 12_000
+    assert as_laid_out(train) == as_laid_out(train.with_unchecked(max_tokens_per_micro_batch=0))
+    assert longest_rank_factor(train, scoring=True) == 1.0
+    sigma = sequence_spread_tokens(train)
+    expected = 1 + expected_max_of_normals(8) * sigma * math.sqrt(1 - 1 / 16) / (train.seq_len * math.sqrt(40))
+    assert longest_rank_factor(train) == pytest.approx(expected, rel=1e-6) and expected > 1.0
+    # by sequence count (no budget) the log-prob passes take the update's factor, as before
+    fixed = train.with_unchecked(max_tokens_per_micro_batch=0)
+    assert longest_rank_factor(fixed, scoring=True) == longest_rank_factor(fixed) == pytest.approx(expected, rel=1e-6)
+
+
+def test_a_mini_batch_over_the_budget_keeps_its_micro_batches_at_the_budget():
+    # estimate.py _token_budget lowers the budget only where the mini-batch fits under it
+    s = scenario_from_dict({**_row(ROW_DYNAMIC)["scenario"], "max_tokens_per_micro_batch": 4_000})
+    train = training_scenario(s, step_parts(s).rs)
+    assert train.max_tokens_per_micro_batch == 4_000 and as_laid_out(train).seq_len == 4_000
+
+
+def test_a_stated_spread_replaces_the_assumed_one():
+    # sequence_len_std: the row's log's global_seqlen/minmax_diff (median 8,128 over steps 2-4) over 2 e_8 sqrt(640)
+    # (benchmarks/verl_rank_imbalance.py sequence_spread): 113 tokens
+    row = _row(ROW_DYNAMIC)
+    s, train = _train(row["scenario"])
+    assert s.sequence_len_std == round(8128 / (2 * expected_max_of_normals(8) * math.sqrt(640))) == 113
+    assert sequence_spread_tokens(train) == 113.0
+    assumed = train.with_unchecked(sequence_len_std=None)
+    assert sequence_spread_tokens(assumed) == pytest.approx(completion_spread_tokens(train))
+    ratio = (longest_rank_factor(train) - 1) / (longest_rank_factor(assumed) - 1)
+    assert ratio == pytest.approx(113 / completion_spread_tokens(train), rel=1e-6)

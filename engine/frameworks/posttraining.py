@@ -88,8 +88,9 @@ class PostTrainingDefaults:
     # pickled on the driver one rank's chunk after another (engine/posttraining/dataproto_dispatch.py)
     batch_dispatched: bool = False
     # each log-prob pass and the update cut a rank's share into micro-batches of a fixed number of sequences, so
-    # padding-free micro-batches hold different tokens on each rank and FSDP's gathers wait for the longest
-    # (engine/posttraining/rank_imbalance.py)
+    # padding-free micro-batches hold different tokens on each rank and FSDP's gathers wait for the longest; with a
+    # token budget (max_tokens_per_micro_batch: verl's use_dynamic_bsz) by token count, each mini-batch's micro-batches
+    # at its longest rank's (engine/posttraining/rank_imbalance.py, estimate.py _token_budget)
     micro_batches_by_count: bool = False
     # PPO without an engine: the trainer generates with the policy inside a wrapper that also holds the value model
     # (TRL's PolicyAndValueWrapper), and unwrap_model_for_generation gathers every parameter of that wrapper under

@@ -20,7 +20,21 @@ one of k independent sums whose total is fixed), and the longest of n ranks hold
 density of the stated mean and longest (length_spread.py, ASSUMED as there: no source states a rollout's length
 distribution); the prompts' own spread is left out, so the factor is a lower bound where prompts differ in length.
 Read from each row's log, the range of global_seqlen/minmax_diff gives the same order (benchmarks/
-verl_rank_imbalance.py, docs/time-model-notes.md h-verlfsdp1)."""
+verl_rank_imbalance.py, docs/time-model-notes.md h-verlfsdp1); where a scenario states it (sequence_len_std, the
+whole sequence's spread, prompts included) that spread is taken instead.
+
+By token count (h-verldynbsz; verl's use_dynamic_bsz, stated as max_tokens_per_micro_batch with packing): verl
+cuts each batch into ceil(tokens / max_token_len) micro-batches, the count all-reduced to the MAX over the ranks so
+every rank runs as many (the FSDP gathers need them all), and the rank's sequences partitioned into them by
+Karmarkar-Karp on their tokens (volcengine/verl@9e4074b7, the play-verl runs' date, verl/utils/seqlen_balancing.py
+rearrange_micro_batches lines 216-247, get_seqlen_balanced_partitions(equal_size=False)). A log-prob pass cuts the
+rank's whole share so (dp_actor.py compute_log_prob lines 212-215; log_prob_use_dynamic_bsz follows the actor's,
+ppo_trainer.yaml), and _balance_batch has evened the ranks' shares: each micro-batch holds 1/k of an equal total, no
+rank waits (factor 1). The update cuts each mini-batch so (dp_actor.py update_policy lines 265-278: the rank's share
+split into mini-batches of ppo_mini_batch_size sequences, each rearranged): every micro-batch holds 1/k of its rank's
+mini-batch, so the longest rank's mini-batch sets the pace, the formula above with m the mini-batch's sequences a
+rank and k the mini-batches a step (the scenario's micro_batch and grad_accum where a mini-batch fits one
+micro-batch, estimate.py _token_budget)."""
 
 from __future__ import annotations
 
@@ -69,18 +83,31 @@ def completion_spread_tokens(s: Scenario) -> float:
     return longest * spread_share(s.completion_len / longest) if longest else 0.0
 
 
-def longest_rank_factor(train: Scenario) -> float:
+def sequence_spread_tokens(s: Scenario) -> float:
+    """Per-sequence spread of a step's tokens: the scenario's sequence_len_std where it states one (a run's log),
+    else the completions' assumed spread (completion_spread_tokens)."""
+    return float(s.sequence_len_std) if s.sequence_len_std is not None else completion_spread_tokens(s)
+
+
+def by_token_count(train: Scenario) -> bool:
+    """Whether the micro-batches are cut by token count (verl's use_dynamic_bsz: a token budget with packing)."""
+    return train.packing != "none" and train.max_tokens_per_micro_batch > 0
+
+
+def longest_rank_factor(train: Scenario, scoring: bool = False) -> float:
     """The longest rank's tokens in each micro-batch of a post-training step's training scenario `train`
     (engine/posttraining/estimate.py training_scenario: micro_batch sequences of seq_len tokens, grad_accum of them a
-    rank a pass; the step's completion_len and max_completion_len) over the ranks' mean: 1 unless the framework splits
-    the passes by sequence count (PostTrainingDefaults.micro_batches_by_count), the micro-batches are padding-free and
-    FSDP's gathers tie the ranks (module docstring)."""
+    rank a pass; the step's completion_len and max_completion_len) over the ranks' mean: 1 unless the framework cuts
+    the passes itself (PostTrainingDefaults.micro_batches_by_count), the micro-batches are padding-free and FSDP's
+    gathers tie the ranks (module docstring); `scoring`: a log-prob pass, which by token count waits for no rank."""
     laid = as_laid_out(train)
     ranks, k, m, mu = laid.dp, train.grad_accum, train.micro_batch, float(train.seq_len)
     if not (defaults_for(train.framework).posttraining.micro_batches_by_count and train.packing == "padding-free"
             and laid.effective_zero == 3 and ranks > 1 and k > 1 and m > 0 and mu > 0):
         return 1.0
-    sigma = completion_spread_tokens(train)
+    if scoring and by_token_count(train):
+        return 1.0
+    sigma = sequence_spread_tokens(train)
     return 1.0 + expected_max_of_normals(ranks) * sigma * math.sqrt(1 - 1 / k) / (mu * math.sqrt(m))
 
 
@@ -91,5 +118,5 @@ def update_rank_wait_seconds(train: Scenario, compute_seconds: float) -> float:
     return (longest_rank_factor(train) - 1.0) * compute_seconds
 
 
-__all__ = ["completion_spread_tokens", "expected_max_of_normals", "longest_rank_factor", "spread_share",
-           "update_rank_wait_seconds"]
+__all__ = ["by_token_count", "completion_spread_tokens", "expected_max_of_normals", "longest_rank_factor",
+           "sequence_spread_tokens", "spread_share", "update_rank_wait_seconds"]

@@ -49,7 +49,8 @@ def policy_forward_seconds(train: Scenario) -> float:
     # each layer's own FSDP1 unit: its pre- and post-forward hooks run on the host around the layer (adapter_units.py)
     layer_host = host.layer_forward + layer_unit_visit_seconds(s, "forward") if host else 0.0
     forward = 0.0
-    longest_rank = longest_rank_factor(train)  # a padding-free micro-batch at its longest rank's tokens (verl)
+    longest_rank = longest_rank_factor(train, scoring=True)  # a padding-free micro-batch at its longest rank's
+    # tokens (verl by sequence count; by token count the passes balance: rank_imbalance.py)
     for i, r in distinct_stages(s, spec):
         stage = stage_time_per_micro_batch(s, spec, hw, prof, rates, i, r)
         gpu = stage.fwd * longest_rank + forward_collective_seconds(stage.tp, stage.cp, stage.ep)

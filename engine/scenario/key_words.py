@@ -113,6 +113,7 @@ FIELD_LABELS: dict[str, str] = {
     "prompt_len": QT_TRANSLATE_NOOP("Fields", "Tokens per prompt (prompt length)"),
     "completion_len": QT_TRANSLATE_NOOP("Fields", "Tokens per completion (completion length)"),
     "max_completion_len": QT_TRANSLATE_NOOP("Fields", "Longest completion (max_completion_len)"),
+    "sequence_len_std": QT_TRANSLATE_NOOP("Fields", "Spread of a sequence's tokens (sequence_len_std)"),
     "num_generations": QT_TRANSLATE_NOOP("Fields", "Completions per prompt (generations)"),
     "rollout_engine": QT_TRANSLATE_NOOP("Fields", "Generation engine (rollout engine)"),
     "rollout_placement": QT_TRANSLATE_NOOP("Fields", "Engine placement"),

@@ -107,6 +107,12 @@ class PostTrainingKeys:
         "configs' cap: verl data.max_response_length, TRL max_completion_length, OpenRLHF generate_max_len, NeMo-RL "
         "max_new_tokens); completion_len is then the mean; null = completion_len (every completion that long)",
         Count(null=True, maximum=10_000_000), applies_to=ONLINE)
+    sequence_len_std: int | None = key(
+        None, "standard deviation of one sequence's tokens (prompt + completion, without padding) over a step's "
+        "sequences, as a run's log gives it (verl: global_seqlen/minmax_diff, the range of the ranks' token sums, "
+        "over 2 e_n sqrt(sequences a rank)); what a padding-free micro-batch's longest rank waits on "
+        "(engine/posttraining/rank_imbalance.py); null = the completions' maximum-entropy spread of completion_len "
+        "and max_completion_len (assumed)", Count(null=True, maximum=10_000_000), applies_to=ONLINE)
     num_generations: int = key(8, "completions generated per prompt (GRPO's group size)", WholeNumber(1, 100_000),
                                applies_to=ONLINE)
     rollout_engine: str = key(
