@@ -60,18 +60,25 @@ def test_the_72b_rows_factor_is_the_formula_over_its_eight_ranks():
     s, train = _train(_row(ROW_72B)["scenario"])
     laid = as_laid_out(train)
     assert (laid.dp, train.grad_accum, train.micro_batch) == (8, 5, 8)
-    sigma = s.max_completion_len * spread_share(s.completion_len / s.max_completion_len)
-    assert completion_spread_tokens(train) == pytest.approx(sigma)
-    expected = 1 + 1.4236 * sigma * math.sqrt(1 - 1 / 5) / (train.seq_len * math.sqrt(8))
+    assumed = s.max_completion_len * spread_share(s.completion_len / s.max_completion_len)
+    assert completion_spread_tokens(train) == pytest.approx(assumed)
+    # the row states its log's spread (h-verldynbsz): global_seqlen/minmax_diff 3,314 / 3,511 / 3,748 on steps 2-4
+    # (gsm8k/Qwen2.5-72B-bs64_8-...log at bf76dddc), the median over 2 e_8 sqrt(40 sequences a rank): 195 tokens
+    assert s.sequence_len_std == round(3511 / (2 * expected_max_of_normals(8) * math.sqrt(40))) == 195
+    expected = 1 + 1.4236 * 195 * math.sqrt(1 - 1 / 5) / (train.seq_len * math.sqrt(8))
     assert longest_rank_factor(train) == pytest.approx(expected, rel=1e-4)
     assert 1.15 < expected < 1.3
+    at_assumed = 1 + 1.4236 * assumed * math.sqrt(1 - 1 / 5) / (train.seq_len * math.sqrt(8))
+    assert longest_rank_factor(train.with_unchecked(sequence_len_std=None)) == pytest.approx(at_assumed, rel=1e-4)
 
 
 def test_no_wait_where_the_ranks_hold_equal_tokens_or_do_not_meet():
     _, train = _train(_row(ROW_72B)["scenario"])
     assert longest_rank_factor(train.with_unchecked(packing="none")) == 1.0  # padded: every rank the same width
     assert longest_rank_factor(train.with_unchecked(grad_accum=1)) == 1.0  # the ranks' totals are balanced
-    assert longest_rank_factor(train.with_unchecked(max_completion_len=train.completion_len)) == 1.0  # no spread
+    assert longest_rank_factor(train.with_unchecked(sequence_len_std=0)) == 1.0  # no spread
+    assert longest_rank_factor(train.with_unchecked(max_completion_len=train.completion_len,
+                                                    sequence_len_std=None)) == 1.0  # none assumed
     assert longest_rank_factor(train.with_unchecked(framework="nemo-rl")) == 1.0  # no fixed-count split stated
 
 
