@@ -119,11 +119,16 @@ def test_by_token_count_the_log_prob_passes_wait_for_no_rank_and_the_update_for_
     assert longest_rank_factor(fixed, scoring=True) == longest_rank_factor(fixed) == pytest.approx(expected, rel=1e-6)
 
 
-def test_a_mini_batch_over_the_budget_keeps_its_micro_batches_at_the_budget():
-    # estimate.py _token_budget lowers the budget only where the mini-batch fits under it
+def test_a_mini_batch_over_the_budget_runs_as_equal_micro_batches_under_it():
+    # rearrange_micro_batches: ceil(11,760 / 4,000) = 3 micro-batches of a mini-batch's tokens / 3 = 3,920 each, so
+    # the 16 mini-batches run 48 micro-batches and the step keeps its tokens; the wait is still per mini-batch
+    s, fits = _train(_row(ROW_DYNAMIC)["scenario"])
     s = scenario_from_dict({**_row(ROW_DYNAMIC)["scenario"], "max_tokens_per_micro_batch": 4_000})
     train = training_scenario(s, step_parts(s).rs)
-    assert train.max_tokens_per_micro_batch == 4_000 and as_laid_out(train).seq_len == 4_000
+    assert (train.max_tokens_per_micro_batch, train.grad_accum) == (3_920, 48) == (11_760 // 3, 16 * 3)
+    laid = as_laid_out(train)
+    assert laid.micro_batch * laid.seq_len * laid.grad_accum == 40 * 294 * 16
+    assert longest_rank_factor(train) == pytest.approx(longest_rank_factor(fits), rel=1e-9)
 
 
 def test_a_stated_spread_replaces_the_assumed_one():

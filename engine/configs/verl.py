@@ -20,7 +20,7 @@ from .common import as_bool, as_int, set_int, set_model
 from .reading import flatten
 from .result import Collector
 from .shell import hydra_overrides
-from .verl_batch import read_batch
+from .verl_batch import read_batch, read_dynamic_batch
 from .verl_megatron import is_megatron_actor, read_megatron_actor
 from .verl_rl import read_rl
 
@@ -67,6 +67,8 @@ def _read_overrides(c: Collector, o: dict[str, Any]) -> None:
     # is the world over its tp x pp x cp (mpu.get_data_parallel_world_size), not read here yet
     if not as_bool(o.get(A + "actor.use_dynamic_bsz")) and not is_megatron_actor(o):
         read_batch(c, o)
+    elif not is_megatron_actor(o) and as_int(o.get(A + "actor.ppo_max_token_len_per_gpu")):
+        read_dynamic_batch(c, o)  # the rank's mini-batch, cut by tokens
 
 
 def _read_sequence_and_batch(c: Collector, o: dict[str, Any]) -> None:

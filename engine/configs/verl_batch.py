@@ -75,4 +75,18 @@ def batch_args(step_sequences: int, num_generations: int) -> list[tuple[str, Any
     return [(TRAIN, prompts), (MINI, prompts)]
 
 
-__all__ = ["batch_args", "data_parallel_ranks", "read_batch"]
+
+def read_dynamic_batch(c: Collector, o: dict[str, Any]) -> None:
+    """With use_dynamic_bsz: micro_batch the rank's mini-batch sequences (ppo_mini_batch_size x n // data-parallel
+    ranks), grad_accum 1 (one optimizer step, as read_batch's step); verl cuts that mini-batch by tokens into
+    ceil(tokens / ppo_max_token_len_per_gpu) micro-batches (volcengine/verl@9e4074b7 dp_actor.py update_policy lines
+    276-278, seqlen_balancing.py rearrange_micro_batches), which the post-training estimate lays out from the budget
+    (engine/posttraining/estimate.py _token_budget)."""
+    mini, ranks = as_int(o.get(MINI)), data_parallel_ranks(o)
+    if mini is None or ranks is None:
+        return
+    set_int(c, "micro_batch", max(1, mini * (as_int(o.get(N)) or VERL_DEFAULT_N) // ranks), MINI)
+    c.set("grad_accum", 1, MINI)
+
+
+__all__ = ["batch_args", "data_parallel_ranks", "read_batch", "read_dynamic_batch"]

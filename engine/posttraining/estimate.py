@@ -61,16 +61,16 @@ def training_scenario(s: Scenario, rs: RLSettings) -> Scenario:
 
 def _token_budget(train: Scenario) -> Scenario:
     """A framework that cuts micro-batches by token count (verl's use_dynamic_bsz: rearrange_micro_batches splits the
-    rank's mini-batch of micro_batch sequences into ceil(tokens / max_token_len) micro-batches of equal tokens,
-    volcengine/verl@9e4074b7 verl/utils/seqlen_balancing.py lines 216-247, dp_actor.py lines 276-278) holds the
-    mini-batch's real tokens in one micro-batch where they fit under max_tokens_per_micro_batch, not the cap: the cap
-    is lowered to them (the same layout as without it, packing.py laid_out, the token-count mode kept stated for
-    rank_imbalance.py); above the cap, micro-batches at the cap as before."""
+    rank's mini-batch of micro_batch sequences into k = ceil(tokens / max_token_len) micro-batches of about equal
+    tokens, volcengine/verl@9e4074b7 verl/utils/seqlen_balancing.py lines 216-247, dp_actor.py lines 276-278): each of
+    the grad_accum mini-batches runs k micro-batches of its tokens / k (k = 1: the same layout as without a budget,
+    packing.py laid_out), the budget kept stated for rank_imbalance.py."""
     cap, tokens = train.max_tokens_per_micro_batch, train.micro_batch * train.seq_len
-    if (cap <= tokens or train.packing == "none"
+    if (not cap or train.packing == "none"
             or not defaults_for(train.framework).posttraining.micro_batches_by_count):
         return train
-    return train.with_unchecked(max_tokens_per_micro_batch=tokens)
+    parts = -(-tokens // cap)
+    return train.with_unchecked(max_tokens_per_micro_batch=-(-tokens // parts), grad_accum=train.grad_accum * parts)
 
 
 def critic_scenario(s: Scenario, rs: RLSettings, loaded: bool) -> Scenario:

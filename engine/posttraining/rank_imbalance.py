@@ -33,8 +33,8 @@ ppo_trainer.yaml), and _balance_batch has evened the ranks' shares: each micro-b
 rank waits (factor 1). The update cuts each mini-batch so (dp_actor.py update_policy lines 265-278: the rank's share
 split into mini-batches of ppo_mini_batch_size sequences, each rearranged): every micro-batch holds 1/k of its rank's
 mini-batch, so the longest rank's mini-batch sets the pace, the formula above with m the mini-batch's sequences a
-rank and k the mini-batches a step (the scenario's micro_batch and grad_accum where a mini-batch fits one
-micro-batch, estimate.py _token_budget)."""
+rank (the scenario's micro_batch) and k the mini-batches a step (its grad_accum; estimate.py _token_budget runs each
+as its micro-batches)."""
 
 from __future__ import annotations
 
@@ -105,8 +105,13 @@ def longest_rank_factor(train: Scenario, scoring: bool = False) -> float:
     if not (defaults_for(train.framework).posttraining.micro_batches_by_count and train.packing == "padding-free"
             and laid.effective_zero == 3 and ranks > 1 and k > 1 and m > 0 and mu > 0):
         return 1.0
-    if scoring and by_token_count(train):
-        return 1.0
+    if by_token_count(train):
+        if scoring:
+            return 1.0
+        # the mini-batches a step: estimate.py _token_budget ran each as ceil(tokens / budget) micro-batches
+        k = train.grad_accum // max(1, math.ceil(m * mu / train.max_tokens_per_micro_batch))
+        if k <= 1:
+            return 1.0
     sigma = sequence_spread_tokens(train)
     return 1.0 + expected_max_of_normals(ranks) * sigma * math.sqrt(1 - 1 / k) / (mu * math.sqrt(m))
 
