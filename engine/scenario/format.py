@@ -113,7 +113,9 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                        "row without padding (TRL/ms-swift padding_free, verl dynamic batches); packed: whole sequences "
                        "packed into rows of seq_len (TRL packing, axolotl sample_packing)", Choice(PACKINGS))
     max_tokens_per_micro_batch: int = key(0, "tokens one micro-batch really holds with packing (verl "
-                                          "ppo_max_token_len_per_gpu; 0: micro_batch x seq_len)",
+                                          "ppo_max_token_len_per_gpu, a budget there: a verl post-training step "
+                                          "cuts each rank's mini-batch of micro_batch sequences into "
+                                          "ceil(tokens / budget) equal micro-batches; 0: micro_batch x seq_len)",
                                           WholeNumber(0, 100_000_000),
                                           applies_to="packing padding-free, packed")
     attention: str = key("sdpa", "attention implementation (eager keeps the whole score matrix)", Choice(choices.ATTENTIONS))

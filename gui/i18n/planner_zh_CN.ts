@@ -8072,17 +8072,17 @@ GPU-hour</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="360"/>
+        <location filename="../../engine/scenario/format.py" line="362"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="371"/>
+        <location filename="../../engine/scenario/format.py" line="373"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="375"/>
+        <location filename="../../engine/scenario/format.py" line="377"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -8093,12 +8093,12 @@ GPU-hour</source>
         <translation>必须是文本。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="168"/>
+        <location filename="../../engine/scenario/format.py" line="170"/>
         <source>must be 0, 1, 2 or 3, not {p}.</source>
         <translation>必须是 0、1、2 或 3，而不是 {p}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="144"/>
+        <location filename="../../engine/scenario/format.py" line="146"/>
         <source>must be 4 or 8, not {p}.</source>
         <translation>必须是 4 或 8，而不是 {p}。</translation>
     </message>
@@ -8118,7 +8118,7 @@ GPU-hour</source>
         <translation>必须是不小于 1 的整数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="175"/>
+        <location filename="../../engine/scenario/format.py" line="177"/>
         <source>must be a probability from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 0 到 0.99 之间的概率，而不是 {p!r}。</translation>
     </message>
@@ -8138,13 +8138,13 @@ GPU-hour</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="130"/>
+        <location filename="../../engine/scenario/format.py" line="132"/>
         <source>must be a positive number, not {p!r}.</source>
         <translation>必须是正数，而不是 {p!r}。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="56"/>
-        <location filename="../../engine/scenario/format.py" line="231"/>
+        <location filename="../../engine/scenario/format.py" line="233"/>
         <location filename="../../engine/scenario/posttraining_keys.py" line="174"/>
         <location filename="../../engine/scenario/posttraining_keys.py" line="181"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
@@ -8156,7 +8156,7 @@ GPU-hour</source>
         <translation>必须是 0 到 1 之间的数，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="234"/>
+        <location filename="../../engine/scenario/format.py" line="236"/>
         <source>must be &quot;auto&quot; or a fraction from 0 to 0.99, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
@@ -9597,7 +9597,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/common.py" line="258"/>
-        <location filename="../../engine/configs/verl.py" line="146"/>
+        <location filename="../../engine/configs/verl.py" line="148"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
@@ -10471,12 +10471,12 @@ GPU-hour</source>
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="365"/>
+        <location filename="../../engine/scenario/format.py" line="367"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="367"/>
+        <location filename="../../engine/scenario/format.py" line="369"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -11672,27 +11672,27 @@ GPU-hour</source>
         <translation>{value!r} 由 verl 在启动时解析；未读取</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="97"/>
+        <location filename="../../engine/configs/verl.py" line="99"/>
         <source>verl&apos;s default actor strategy fsdp (ppo_trainer.yaml)</source>
         <translation>verl 默认的 actor 策略为 fsdp（ppo_trainer.yaml）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="100"/>
+        <location filename="../../engine/configs/verl.py" line="102"/>
         <source>verl loads the actor in fp32 and FSDP computes in bf16 (verl/workers/fsdp_workers.py)</source>
         <translation>verl 以 fp32 加载 actor，FSDP 以 bf16 计算（verl/workers/fsdp_workers.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="103"/>
+        <location filename="../../engine/configs/verl.py" line="105"/>
         <source>the {strategy} actor is not read yet; set its parallel layout in the planner</source>
         <translation>尚不读取 {strategy} actor；请在规划器中设置其并行布局</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="129"/>
+        <location filename="../../engine/configs/verl.py" line="131"/>
         <source>verl builds the actor with attn_implementation flash_attention_2 unless overridden</source>
         <translation>除非被覆盖，verl 以 attn_implementation flash_attention_2 构建 actor</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl.py" line="149"/>
+        <location filename="../../engine/configs/verl.py" line="151"/>
         <source>verl&apos;s actor optimizer is torch.optim.AdamW</source>
         <translation>verl 的 actor 优化器是 torch.optim.AdamW</translation>
     </message>
