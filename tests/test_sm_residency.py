@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.timing.sm_residency import co_resides, gemms_wait_beside, makes_gemm_wait, static_persistent_gemms
+from engine.timing.sm_residency import (
+    co_resides,
+    gemms_wait_beside,
+    makes_gemm_wait,
+    static_persistent_gemms,
+    tail_share,
+)
 
 
 def test_only_hopper_schedules_its_gemms_statically():
@@ -38,3 +44,13 @@ def test_every_dispatcher_makes_hopper_gemms_wait_and_no_other_family(dispatcher
     assert gemms_wait_beside(dispatcher, "hopper")
     assert not gemms_wait_beside(dispatcher, "blackwell")
     assert not gemms_wait_beside(dispatcher, "ampere")
+
+
+def test_a_persistent_gemm_beside_held_sms_runs_its_missing_ctas_as_another_wave():
+    # 132 CTAs, 16 or 24 SMs held: 116 / 108 run first, the rest once those end: 2 waves, half the rate
+    assert tail_share(16, 132) == pytest.approx(1 / 2)
+    assert tail_share(24, 132) == pytest.approx(1 / 2)
+    # 70 held: 62 SMs left, ceil(132 / 62) = 3 waves
+    assert tail_share(70, 132) == pytest.approx(2 / 3)
+    assert tail_share(0, 132) == 0.0
+    assert tail_share(132, 132) == 1.0

@@ -26,7 +26,12 @@ tile schedule (presets/efficiency.json gemm_tile_scheduler), so a GEMM launched 
 and one launched before keeps it waiting; only the node's other kernels (attention, norms, activations, casts) hide
 it. A node beside an all-to-all then runs those first and waits for the all-to-all's end for the rest, its GEMMs. That
 holds for every kernel Megatron's dispatchers run the all-to-all with (NCCL's, DeepEP's, HybridEP's), whose CTAs
-cannot share an SM with the GEMM's (sm_residency.py: gemms_wait_beside, the figures read from each kernel's code).
+cannot share an SM with the GEMM's (sm_residency.py: gemms_wait_beside, the figures read from each kernel's code). The
+launch order keeps them apart too: with the overlap on, Megatron-Bridge's launcher runs Hopper with 8 hardware queues
+(32 with DeepEP / HybridEP), not the one it sets so that 'a communication kernel' is scheduled 'before the overlapping
+persistent GEMM kernel. Otherwise, communication kernel will be pushed to the end of the GEMM kernel, failing to
+overlap the kernels' (scripts/performance/perf_plugins.py at v0.4.2 lines 231-251). A collective scheduled before
+the GEMMs (contention.py) runs beside them instead, the GEMMs at half their rate.
 """
 
 from __future__ import annotations

@@ -46,6 +46,17 @@ def makes_gemm_wait(kernel: str) -> bool:
     return k["ctas"] > k["gemm_sm_margin"] and not co_resides(kernel)
 
 
+def tail_share(held_sms: int, sms: int) -> float:
+    """Compute a statically scheduled persistent GEMM of one CTA per SM loses while a kernel holds `held_sms` of its
+    `sms`: the CTAs beyond the SMs left run as another wave of the GEMM's own length on the SMs its first wave frees
+    (ceil(sms / (sms - held)) waves for one), so it moves at 1 / waves of its rate: 1/2 for NCCL's 16 or 24 of 132."""
+    if held_sms <= 0 or sms <= 0:
+        return 0.0
+    if held_sms >= sms:
+        return 1.0
+    return 1.0 - 1.0 / -(-sms // (sms - held_sms))
+
+
 @cache
 def gemms_wait_beside(dispatcher: str, arch: str) -> bool:
     """Whether the GEMMs beside the all-to-all of Megatron's `dispatcher` (moe_token_dispatcher_type) on GPU family
