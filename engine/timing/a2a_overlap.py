@@ -22,10 +22,11 @@ gradient of layer i. The schedule runs per model chunk (combined_1f1b_schedule_f
 stage's layers start cold once per virtual stage.
 
 On Hopper the GEMMs beside an all-to-all do not run on the SMs it leaves: they are persistent kernels with a static
-tile schedule (presets/efficiency.json gemm_tile_scheduler), so a GEMM launched beside the all-to-all ends only after it
-and one launched before keeps it waiting; only the node's other kernels (attention, norms, activations, casts) hide
-it. A node beside an all-to-all then runs those first and waits for the all-to-all's end for the rest, its GEMMs. That
-holds for every kernel Megatron's dispatchers run the all-to-all with (NCCL's, DeepEP's, HybridEP's), whose CTAs
+tile schedule (presets/efficiency.json gemm_tile_scheduler), so a GEMM and the all-to-all beside it do not overlap
+(one launched before keeps it waiting; see below for the launch order); only the node's other kernels (attention,
+norms, activations, casts) hide it. A node beside an all-to-all then runs those first and waits for the
+all-to-all's end for the rest, its GEMMs. That holds for every kernel Megatron's dispatchers run the all-to-all
+with (NCCL's, DeepEP's, HybridEP's), whose CTAs
 cannot share an SM with the GEMM's (sm_residency.py: gemms_wait_beside, the figures read from each kernel's code). The
 launch order keeps them apart too: with the overlap on, Megatron-Bridge's launcher runs Hopper with 8 hardware queues
 (32 with DeepEP / HybridEP), not the one it sets so that 'a communication kernel' is scheduled 'before the overlapping
