@@ -15,7 +15,6 @@ from engine.timing.a2a_overlap import (
     gemm_parts,
     layer_parts,
     paired_exposed_seconds,
-    static_persistent_gemms,
 )
 from engine.timing.costs import LayerCost
 
@@ -93,10 +92,3 @@ def test_the_gemms_of_each_node_are_the_layers_linears_and_experts():
     parts = layer_parts(c, forward, backward)
     assert gemm_parts(c, parts) == pytest.approx(LayerParts(2.0, 4.0, 4.0, 4.0, 2.0, 2.0))
 
-
-def test_only_hopper_schedules_its_gemms_statically():
-    # CUTLASS's TileSchedulerSelector: SM90 PersistentTileSchedulerSm90 (static), SM100 PersistentTileSchedulerSm100
-    # (cluster launch control); Ampere's GEMMs are not persistent
-    assert static_persistent_gemms("hopper")
-    assert not static_persistent_gemms("blackwell")
-    assert not static_persistent_gemms("default")

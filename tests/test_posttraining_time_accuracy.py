@@ -113,7 +113,9 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # work queued after the attention's syncs; the root once a pass), h-scoring: scoring -30.1% -> -25.2%; the longest
     # rank's pace (h-verlscore): -24.8% -> -17.5%
     assert -0.22 < ptt.signed_median(verl_data, "scoring") < -0.13
-    assert -0.09 < ptt.signed_median(verl_data, "update") < -0.02
+    # -0.018 since h-verlscore's rank wait (engine/posttraining/rank_imbalance.py) and h-a2await's Hopper GEMM beside
+    # an NCCL collective (contention.nccl_sm_share 1/2) lengthened the update
+    assert -0.09 < ptt.signed_median(verl_data, "update") < 0.0
     assert -0.18 < ptt.signed_median(verl_data, "step") < -0.08
     assert -0.18 < ptt.signed_median(verl_data, "generation") < -0.08
 
@@ -126,7 +128,7 @@ def test_decode_iteration_measured_far_above_the_roofline() -> None:
     assert 0.045 < expected < 0.055
 
 
-def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
+def test_policy_scoring_is_the_training_forward_of_the_step(monkeypatch) -> None:
     # engine/posttraining/scoring_time.py: verl's compute_log_prob runs the update's _forward_micro_batch under no_grad
     # (verl b178a3cd5 dp_actor.py lines 418-472), so each of GRPO's two policy passes (old policy, adapter-off
     # reference) is the training model's forward of the step's micro-batches: the old policy's with its adapters, the
@@ -162,12 +164,18 @@ def test_policy_scoring_is_the_training_forward_of_the_step() -> None:
     # under full checkpointing the update's recompute term is the decoder layers' forward of the same micro-batches
     # (engine/timing/model.py _recompute_seconds); a scoring pass is that and the head with its log-softmax, its
     # per-token work at the longest rank's tokens as the update's (rank_imbalance.py: the recompute's share of the
-    # update's wait is (factor - 1) x recompute)
+    # update's wait is (factor - 1) x recompute), and FSDP1's weight gathers beyond what its forward hides
+    # (scoring_gathers.py; the update counts its own in communication_dp, not in recompute): compared without them
+    import engine.posttraining.scoring_time as scoring_time
     from engine.posttraining.rank_imbalance import longest_rank_factor
+
     factor = longest_rank_factor(train)
     assert factor > 1.1  # 8 ranks of 8-sequence padding-free micro-batches
+    monkeypatch.setattr(scoring_time, "scoring_gather_seconds", lambda *args, **kwargs: 0.0)
+    forward_only = policy_forward_seconds(train)
+    assert 0 < forward_only < one
     recompute = t.breakdown_seconds["recompute"] * factor
-    assert recompute < one < 1.2 * recompute
+    assert recompute < forward_only < 1.2 * recompute
 
 
 def test_offload_copies_are_counted_in_their_phases() -> None:
@@ -809,7 +817,9 @@ def test_the_verl_ppo_logs_gap_as_reported() -> None:
     # 8 H100 step +3.0% (generation +48.4%; scoring -48.9%; update -1.5%); dstack Qwen2.5-7B on 16 H100 step -19.5%
     # (generation -11.5%, scoring -33.7%, update -24.7%). h-rlrows3 entered prompt_len_mean 104 (the logged
     # prompt_length/mean: vLLM gets the prompts without the left padding to 512): generation +49.9% -> +48.4% and
-    # -8.0% -> -11.5%, so the padded prefill was not what puts the 0.5B rollout +48% over
+    # -8.0% -> -11.5%, so the padded prefill was not what puts the 0.5B rollout +48% over. h-a2await: FSDP's gathers and
+    # reduce-scatters beside Hopper's persistent GEMMs take half their rate (engine/timing/contention.py): dstack step
+    # -19.5% -> -15.4%, scoring -33.7% -> -29.4%, update -24.7% -> -16.9%
     compared = {c.id: c for c in ptt.compare()}
     held = {("play-verl-ppo-qwen2.5-0.5b-8xh100", "step"): (-0.03, 0.10),
             ("play-verl-ppo-qwen2.5-0.5b-8xh100", "generation"): (0.40, 0.60),
@@ -818,7 +828,7 @@ def test_the_verl_ppo_logs_gap_as_reported() -> None:
             ("dstack-verl-ppo-qwen2.5-7b-16xh100", "step"): (-0.25, -0.11),
             ("dstack-verl-ppo-qwen2.5-7b-16xh100", "generation"): (-0.15, -0.01),
             ("dstack-verl-ppo-qwen2.5-7b-16xh100", "scoring"): (-0.42, -0.25),
-            ("dstack-verl-ppo-qwen2.5-7b-16xh100", "update"): (-0.32, -0.17)}
+            ("dstack-verl-ppo-qwen2.5-7b-16xh100", "update"): (-0.22, -0.12)}
     for (rid, phase), (low, high) in held.items():
         assert low < compared[rid].error(phase) < high, (rid, phase, compared[rid].error(phase))
 
@@ -1120,7 +1130,8 @@ def test_the_math_runs_of_the_lora_recipe_are_their_memory_rows_at_the_logged_le
     # of the TP-8 engines (14B, 32B, 72B) is the shortest phase: generation -21.5%, -28.8%, -34.0%
     compared = {c.id: c for c in ptt.compare() if c.id in {r["id"] for r in rows}}
     steps = sorted(c.error("step") for c in compared.values())
-    assert -0.14 < statistics.median(steps) < -0.08 and -0.32 < steps[0] and steps[-1] < 0.12
+    # median -0.078 since h-verlscore's rank wait and h-a2await's Hopper GEMM beside NCCL (was -0.08..-0.14)
+    assert -0.14 < statistics.median(steps) < -0.06 and -0.32 < steps[0] and steps[-1] < 0.12
     for size in ("14b", "32b", "72b"):
         assert compared[f"verl-data-time-grpo-lora-math-qwen2.5-{size}-8gpu"].error("generation") < -0.15
 
@@ -1195,7 +1206,9 @@ def test_nemo_rl_per_phase_rows_put_the_gap_in_the_rollout() -> None:
     # h-nemorl4: the Megatron runs NeMo-RL's timers split by phase (the v0.3 announcement's table, NVIDIA-NeMo/RL
     # discussion #1161, and SB Intuitions' rerun of it, issue #959), read through NEMO_RL_LOGGED_PHASES: refit +
     # generation / get logprobs / policy training. The dense runs' Megatron passes are within 10% and their rollout is
-    # 23-33% short; the MoE's update is the other short phase (-56%)
+    # 23-33% short; the MoE's update is the other short phase (-56%). h-a2await: Hopper's GEMMs at half their rate
+    # beside NCCL's collectives (engine/timing/contention.py) put the 70B on 64 H100 at scoring +7.2% -> +9.8%,
+    # update +2.6% -> +4.4% (the 8B's -4.0% / -6.3% unchanged)
     rows = {r["id"]: r for r in ptt.read_rows() if r["source_name"] in ("nemo-rl-v0.3-announcement",
                                                                          "nemo-rl-issue-959-rerun")}
     assert len(rows) == 5

@@ -72,7 +72,11 @@ def test_the_counts_of_rows_over_the_bound():
     # presets/efficiency.json attention_rate_by_work flash1 / flash2): three more of arXiv:2311.05610's FlashAttention-2
     # last stages (65B on 64 GPUs at micro-batch 2-4, TP 8 x PP 4-8) go over their measured step on the bound alone
     # (36 -> 39 on the same rows), while that source's rows as a whole move from +10.5% to +8.5% median signed
-    assert len(module.over(rows)) <= 39
+    # 40 since a Hopper GEMM beside an overlapped MoE all-to-all waits for it (engine/timing/a2a_overlap.py,
+    # h-hoppermoe: CUTLASS's static tile schedule, TE's GEMMs on every SM): Megatron-Bridge 26.04's Qwen3-235B-A22B
+    # fp8 on 256 H100s, its middle stage 0.875 -> 1.024 of the measured step (the row +13.6..+18.9% -> -2.8..+1.7%
+    # with its three release twins, which stay under the step)
+    assert len(module.over(rows)) <= 40
     # 66 with the rows of arXiv:2504.14960: 23 of them are over with the bubble (2 on the bound alone, Mixtral-8x22B-
     # G8T8 folding at 1.013-1.037), the model being 7-24% slow on their compute-bound Mixtral stages (docs/speed-
     # accuracy.md); the other rows' 43 are within the 50 this held before; 51 with Megatron-Bridge 26.06's NVFP4 405B on
@@ -83,11 +87,13 @@ def test_the_counts_of_rows_over_the_bound():
     # were charged) 0.996-0.999 -> 1.001-1.002 and Megatron-Bridge 26.02's DeepSeek-V3 on 256 GB300s 1.000 -> 1.002,
     # their last stages 0.977-0.992 of the measured step on the bound alone (the 70B stage's overcharge below)
     # 57 with h-internevo's A100 attention rates (the two more arXiv:2311.05610 rows above)
-    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 57
+    # 58 with h-hoppermoe's Qwen3-235B-A22B row on 256 H100s (above)
+    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 58
     # 73 with arXiv:2311.05610's fused-kernel runs (h-fusedkern: rows added, the model unchanged): 7 of them are over
     # with the bubble (3 at 1.001, the others 1.02-1.10: 30B at 8k and 65B on 64 GPUs at PP 8-16 with data-parallel 1,
     # the model 3-16% slow), 1 on the bound alone (30B at 8k, TP 4 x PP 16, trial 131645: 93.1 s of 86.2)
-    assert len(module.over(rows, with_bubble=True)) <= 80  # + the NVFP4 405B row, h-zbvpp's 4 and h-internevo's 2 above
+    # + the NVFP4 405B row, h-zbvpp's 4 and h-internevo's 2 above; 81 with h-hoppermoe's Qwen3-235B row above
+    assert len(module.over(rows, with_bubble=True)) <= 81
 
 
 def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():

@@ -22,9 +22,17 @@ gradient of layer i. The schedule runs per model chunk (combined_1f1b_schedule_f
 stage's layers start cold once per virtual stage.
 
 On Hopper the GEMMs beside an all-to-all do not run on the SMs it leaves: they are persistent kernels with a static
-tile schedule (presets/efficiency.json gemm_tile_scheduler), so a GEMM launched beside the all-to-all ends only after it
-and one launched before keeps it waiting; only the node's other kernels (attention, norms, activations, casts) hide
-it. A node beside an all-to-all then runs those first and waits for the all-to-all's end for the rest, its GEMMs.
+tile schedule (presets/efficiency.json gemm_tile_scheduler), so a GEMM and the all-to-all beside it do not overlap
+(one launched before keeps it waiting; see below for the launch order); only the node's other kernels (attention,
+norms, activations, casts) hide it. A node beside an all-to-all then runs those first and waits for the
+all-to-all's end for the rest, its GEMMs. That holds for every kernel Megatron's dispatchers run the all-to-all
+with (NCCL's, DeepEP's, HybridEP's), whose CTAs
+cannot share an SM with the GEMM's (sm_residency.py: gemms_wait_beside, the figures read from each kernel's code). The
+launch order keeps them apart too: with the overlap on, Megatron-Bridge's launcher runs Hopper with 8 hardware queues
+(32 with DeepEP / HybridEP), not the one it sets so that 'a communication kernel' is scheduled 'before the overlapping
+persistent GEMM kernel. Otherwise, communication kernel will be pushed to the end of the GEMM kernel, failing to
+overlap the kernels' (scripts/performance/perf_plugins.py at v0.4.2 lines 231-251). A collective scheduled before
+the GEMMs (contention.py) runs beside them instead, the GEMMs at half their rate.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from typing import NamedTuple
 
 from .costs import LayerCost
 from .data import efficiency
+from .sm_residency import gemms_wait_beside
 
 
 class LayerParts(NamedTuple):
@@ -72,7 +81,7 @@ def _waits_for(start: float, end: float, node_start: float, node_end: float, bes
 def _exposed_by_pairs(a2a_seconds: float, p: LayerParts, pairs: int, serial: LayerParts | None = None) -> list[float]:
     """Exposed all-to-all seconds after 1..pairs consecutive layer pairs of one chunk, from idle streams: the end of
     both streams less the compute they ran. serial: the seconds of each node that cannot run beside an all-to-all
-    (static_persistent_gemms: its GEMMs); the rest of the node runs beside it, then the node waits for its end."""
+    (sm_residency.gemms_wait_beside: its GEMMs); the rest of the node runs beside it, then the node waits for its end."""
     a = a2a_seconds
     free = LayerParts(*(w - g for w, g in zip(p, serial, strict=True))) if serial else None
 
@@ -126,19 +135,14 @@ def gemm_parts(c: LayerCost, parts: LayerParts) -> LayerParts:
                       min(parts.attn_bwd, max(0.0, c.gemm_dgrad - c.experts_dgrad)), parts.attn_wgrad)
 
 
-def static_persistent_gemms(arch: str) -> bool:
-    """Whether the GPU family's GEMMs run as persistent kernels with a static tile schedule, which wait for the SMs an
-    all-to-all holds (presets/efficiency.json gemm_tile_scheduler)."""
-    return arch in efficiency()["gemm_tile_scheduler"]["static_persistent"]
-
-
 def paired_layers(a2a_seconds: float, c: LayerCost, forward_seconds: float, backward_seconds: float,
-                  layers: int, weight_grads: bool = True, arch: str = "") -> PairedLayers:
+                  layers: int, weight_grads: bool = True, arch: str = "", dispatcher: str = "alltoall") -> PairedLayers:
     """`a2a_seconds`: one dispatch or combine of the layer; forward / backward: the layer's GPU seconds;
-    weight_grads: whether the layer's weights get gradients (layer_parts); arch: the GPU family, whose GEMMs may
-    wait for the all-to-all beside them (static_persistent_gemms)."""
+    weight_grads: whether the layer's weights get gradients (layer_parts); arch: the GPU family and dispatcher the
+    token dispatcher (moe_token_dispatcher_type), whose GEMMs may wait for the all-to-all beside them
+    (sm_residency.gemms_wait_beside)."""
     parts = layer_parts(c, forward_seconds, backward_seconds, weight_grads)
-    serial = gemm_parts(c, parts) if static_persistent_gemms(arch) else None
+    serial = gemm_parts(c, parts) if gemms_wait_beside(dispatcher, arch) else None
     return PairedLayers(layers, *_exposed_by_pairs(a2a_seconds, parts, 3, serial))
 
 

@@ -7,7 +7,19 @@ NVIDIA/nccl issue #689, sjeaugey; "on DGX with 8 NICs ... it would use 16 SMs", 
 "at least 2x" its link bytes in memory bandwidth, 3x with the user buffers (NVIDIA/nccl issue #1428, sjeaugey).
 A collective hidden for `hidden` seconds behind a window whose share m is memory-bound displaces
 (1 - m) x k / S of the compute-bound work (k of S SMs held) and m x min(1, 3 x link / HBM) of the memory-bound
-work; that work runs after it, at full width (figures in presets/efficiency.json nccl_contention)."""
+work; that work runs after it, at full width (figures in presets/efficiency.json nccl_contention).
+
+Where the GEMMs are persistent kernels with a static tile schedule (Hopper: sm_residency.py), a GEMM beside the
+collective does not run on the SMs left: its CTAs beyond them run as a second wave of the GEMM's own length once its
+first wave frees the SMs (an H100 cuBLAS GEMM of 132 CTAs beside a 24-CTA ncclAllGather takes nearly twice as long,
+its tail beside the still-running all-gather: NVIDIA developer forum thread 337991, 'Compute-Communication Overlap
+Causes Severe GEMM Performance Degradation because of Tail Effect'), so while the collective runs the GEMMs beside
+it move at half their rate (sm_residency.tail_share), data parallel's and TP's alike (a collective that ends inside
+one GEMM delays that GEMM's tail by all its seconds, not half: not taken, docs/time-model-notes.md h-a2await). The
+collective gets its SMs before the GEMM
+because the launcher orders them: Megatron-Bridge sets CUDA_DEVICE_MAX_CONNECTIONS=1 on Hopper 'to schedule a
+communication kernel before the overlapping persistent GEMM kernel' (scripts/performance/perf_plugins.py at v0.4.2),
+and a collective off the critical path (data parallel) that a GEMM pushes behind it still runs beside the next ones."""
 
 from __future__ import annotations
 
@@ -16,22 +28,38 @@ from functools import cache
 from .data import efficiency
 from .hardware import Hardware
 from .links import exposed
+from .sm_residency import makes_gemm_wait, static_persistent_gemms, tail_share
 
 
 def nccl_sm_share(hw: Hardware, one_node: bool = False) -> float:
-    """Share of the GPU's SMs a running NCCL collective holds: NCCL's CTAs / SMs (0 where either is not known).
-    `one_node`: the group stays on one node's NVLink, where NCCL's rings have as many channels as the NVLink
-    bandwidth allows (ctas_inside_node), not the two per NIC of a group that crosses nodes (ctas)."""
+    """Share of the GEMMs' compute a running NCCL collective displaces: the share of the GPU's SMs it holds, NCCL's
+    CTAs / SMs (0 where either is not known), or on a family whose GEMMs it makes wait (sm_residency) their tail
+    wave's share. `one_node`: the group stays on one node's NVLink, where NCCL's rings have as many channels as the
+    NVLink bandwidth allows (ctas_inside_node), not the two per NIC of a group that crosses nodes (ctas)."""
     return _sm_share(hw.arch, hw.gpu_id or "", one_node)
+
+
+def nccl_held_sms(hw: Hardware, one_node: bool = False) -> int:
+    """SMs a running NCCL collective holds, one CTA per channel (0 where not known); `one_node` as in nccl_sm_share."""
+    return _held_sms(hw.arch, hw.gpu_id or "", one_node)
+
+
+@cache
+def _held_sms(arch: str, gpu_id: str, one_node: bool) -> int:
+    table = efficiency()["nccl_contention"]
+    inside = table["ctas_inside_node"].get(gpu_id, 0) if one_node else 0
+    return int(inside or table["ctas"].get(arch, 0))
 
 
 @cache
 def _sm_share(arch: str, gpu_id: str, one_node: bool) -> float:
-    table = efficiency()["nccl_contention"]
-    inside = table["ctas_inside_node"].get(gpu_id, 0) if one_node else 0
-    ctas = inside or table["ctas"].get(arch, 0)
+    ctas = _held_sms(arch, gpu_id, one_node)
     sms = efficiency()["gemm_waves"]["sms"].get(gpu_id, 0)
-    return ctas / sms if ctas and sms else 0.0
+    if not (ctas and sms):
+        return 0.0
+    if static_persistent_gemms(arch) and makes_gemm_wait("nccl"):
+        return tail_share(ctas, sms)
+    return ctas / sms
 
 
 def hidden_share(hw: Hardware, link_bytes_per_s: float, memory_bytes_per_s: float, memory_bound: float,

@@ -193,11 +193,11 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
             cp_comm += n * cp_ring_seconds(sg, spec, hw, behaviour, tokens, rates.elem_bytes, c.attn_fwd,
                                            c.attn_bwd if backward else 0.0, bool(rec) and sg.checkpointing == "full")
         if g.moe and s.ep > 1:  # dispatch + combine, forward and backward
-            a2a = (dispatch_seconds(tokens * spec.hidden * rates.elem_bytes, spec, s, hw) + ep_lat) * (
-                1 - prof["ep_overlap"])
+            a2a = (dispatch_seconds(act_bytes, spec, s, hw) + ep_lat) * (1 - prof["ep_overlap"])
             ep_comm += n * (4 if backward else 2) * a2a
             # Megatron's combined 1F1B: one micro-batch's forward of a layer beside another's backward (a2a_overlap.py)
-            paired.append(paired_layers(a2a, c, fwd_c + fwd_m, bwd_c + bwd_m + rec, n, not g.frozen, hw.arch)
+            paired.append(paired_layers(a2a, c, fwd_c + fwd_m, bwd_c + bwd_m + rec, n, not g.frozen, hw.arch,
+                                        s.moe_token_dispatcher_type)
                           if backward else PairedLayers(n, 2 * a2a, 4 * a2a, 6 * a2a))
         comm = (tp_comm + cp_comm + ep_comm - before) / n / (2 if backward else 1)  # per layer, half of it forward
         block = c.experts_fwd + c.act_fwd + (a2a if g.moe and s.ep > 1 else 0.0)  # sync to fc2: host.py LayerWork
