@@ -133,7 +133,13 @@ def test_the_fork_row_is_megatrons_with_its_own_layouts():
     profiles = efficiency()["frameworks"]
     eager = {"eager_softmax", "eager_attention_measured", "_eager_attention_measured_source",
              "pipeline_reduce_after_schedule", "_pipeline_reduce_after_schedule_source"}
-    assert {k: v for k, v in profiles["megatron-zb"].items() if k not in eager} == profiles["megatron"]
+    # Megatron-Core's step passes are counted at core_v0.13.0; the fork's base (NVIDIA/Megatron-LM 9290c730) ran
+    # another step (grad_buffer.py line 95 `self.data /= self.data_parallel_world_size` over the whole buffer, no
+    # check_grads norm; fp16 with --enable-optimizer-post-validation), not counted here: it keeps the generic passes
+    step = {"step_bytes_per_param", "step_grad_buffer_passes", "step_main_grad_cast",
+            "step_fp16_unscale_bytes_per_param", "_step_bytes_per_param_source"}
+    assert {k: v for k, v in profiles["megatron-zb"].items() if k not in eager} == \
+        {k: v for k, v in profiles["megatron"].items() if k not in step}
     assert fork.parallelism.max_zero == 1 and fork.parallelism.offloads == ("none",)
     assert {"context", "expert", "ZeRO", "offload"} <= {fact for fact, _ in fork.parallelism.sources}
 

@@ -11,13 +11,14 @@ from ..memory.states import Dtypes, adapted_layer_share, lora_targets
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_figure
 from ..scenario import Scenario
-from ..scenario.behaviour import bf16_optimizer
+from ..scenario.behaviour import bf16_optimizer, main_grads_fp32
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_group_ranks
 from .blockwise_8bit import blockwise_8bit_seconds
 from .data import efficiency
 from .fp8_param_cast import fp8_param_cast_seconds
 from .gemm import Rates
+from .grad_reduce import FP32_BYTES
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
 from .hybrid_offload import hybrid_offload_seconds
@@ -56,7 +57,7 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
         if "step_bytes_per_param" in prof:  # without pipelining where the framework's step differs there
             step = prof.get("step_bytes_per_param_no_pipeline", prof["step_bytes_per_param"]) if s.pp == 1 else \
                 prof["step_bytes_per_param"]
-            optimizer += owned * step / rates.memory
+            optimizer += (owned * step + grad_buffer_step_bytes(s, prof, dt, owned, busiest.trainable)) / rates.memory
         else:
             optimizer += owned * efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dt.grad / rates.memory
         if spec is not None:
@@ -68,6 +69,21 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
         offload = owned * cpu["bytes_per_param"] / (cpu["host_memory_bytes_per_s_per_node"] / s.gpus_per_node)
         offload += owned * (dt.grad + rates.elem_bytes) / hw.host_bytes_per_s
     return offload, optimizer
+
+
+def grad_buffer_step_bytes(s: Scenario, prof: dict[str, Any], dt: Dtypes, owned: float, local: float) -> float:
+    """Bytes per step Megatron-Core's step moves beyond its per-parameter passes (presets/efficiency.json
+    frameworks step_grad_buffer_passes, step_main_grad_cast, with their source): passes over the rank's whole
+    gradient buffer (`local` trained parameters, in the buffer's dtype: fp32 with main_grads_fp32), and the cast of
+    the `owned` parameters' gradients to fp32 where the buffer is narrower, and fp16's unscale of them
+    (step_fp16_unscale_bytes_per_param: its grad scaler)."""
+    buffer = FP32_BYTES if main_grads_fp32(s) else dt.grad
+    moved = local * buffer * prof.get("step_grad_buffer_passes", 0)
+    if prof.get("step_main_grad_cast") and buffer < FP32_BYTES:
+        moved += owned * (buffer + FP32_BYTES)
+    if "fp16" in s.precision:
+        moved += owned * prof.get("step_fp16_unscale_bytes_per_param", 0)
+    return moved
 
 
 def _trained_share(busiest: StageWork) -> float:
