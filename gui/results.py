@@ -58,7 +58,9 @@ class VerdictBanner(QLabel):
         words_colour = text_colour(est.verdict)
         # "tight" from the generation engine's start-up (its KV pool within the accounting's measured uncertainty, or
         # SGLang's runtime headroom) is not the training reserve's
+        # and a served model's from its users: the engine starts, its KV cache holds fewer at once than asked
         tight = (self.tr("TIGHT: the generation engine may not start") if est.engine_may_refuse
+                 else self.tr("TIGHT: not every user at once") if est.serving is not None and est.serving.users_wait
                  else self.tr("TIGHT: fits, but eats into the safety reserve"))
         words = {"fits": self.tr("FITS"), "tight": tight, "does not fit": self.tr("DOES NOT FIT")}[est.verdict]
         if est.rl is not None and est.engine_may_refuse:  # the engine's long sentence is in the warnings below
