@@ -112,7 +112,7 @@ class CardFacts:
 
 
 def _machines(est: Estimate) -> str:
-    return f"{est.world_size}×{est.gpu_name}"
+    return f"{est.world_size} × {est.gpu_name}"  # spaced, as the window's banner: "16×NVIDIA" read as one word
 
 
 def memory_sentence(est: Estimate, unit: str) -> Message:

@@ -36,7 +36,7 @@ from .serving_rows import cost_rows, serving_rows
 from .state import AppState
 from .theme import style_plot
 from .time_panel import time_rows
-from .words import field_label, value_words
+from .words import field_label, price_words, value_words
 
 MAX_PANES = 4
 
@@ -116,6 +116,7 @@ class ComparePane(QWidget):
         self.title.setTextFormat(Qt.TextFormat.PlainText)  # a scenario name: never rich text
         self.title.setStyleSheet("font-weight: bold;")
         self.title.setWordWrap(True)
+        self.printed_title = ""
         self.verdict = VerdictBanner()
         self.verdict.says_unchecked_host = False  # four narrow panes: the table below has the CPU memory row
         self.verdict.setFixedHeight(MIN_VERDICT_HEIGHT)  # the view sets it to what the narrowest pane needs
@@ -142,6 +143,7 @@ class ComparePane(QWidget):
         if not same_scenario:  # only the shared scale moved (the live pane grew past it): the bars alone are redrawn
             live = self.tr(" (live: follows the editor)") if item.live else ""
             self.title.setText(item.label + live)
+            self.printed_title = item.label  # a page does not follow the editor: its title without the live note
             # as the main window's banner: the memory's verdict, and that this GPU lacks the plan's tensor cores
             self.verdict.show_estimate(est, unit, item.scenario)
             self.pie.show_estimate(est, unit)
@@ -314,7 +316,8 @@ class CompareView(QWidget):
                 continue
             # a key that means nothing for a pane (a served model's micro-batch, a training run's max_model_len) is
             # a dash there, not its unused default
-            words = [value_words(key, v) if input_counts(item.scenario, key) else NOT_APPLICABLE
+            words = [price_words(item.scenario, v) if key == "gpu_hour_price" and v is not None
+                     else value_words(key, v) if input_counts(item.scenario, key) else NOT_APPLICABLE
                      for (item, _), v in zip(shown, values, strict=True)]
             if any(w != words[0] for w in words):
                 rows.append((field_label(key), words))

@@ -56,7 +56,7 @@ def test_card_paragraph_has_fit_cpu_memory_time_cost_and_main_risk():
     est = estimate(s)
     facts = card_facts(s, est, step_time(s))
     text = " ".join(str(m) for m in facts.sentences)
-    assert text.startswith("Fits on 8×") and "CPU memory per node" in text and "to train on 2B tokens" in text
+    assert text.startswith("Fits on 8 × ") and "CPU memory per node" in text and "to train on 2B tokens" in text
     assert "per GPU-hour" in text and "≈ " in text and "Main risk: offload speed" in text
     labels = [str(label) for label, _ in facts.time_rows]
     assert "Time to train" in labels and any(label.startswith("Cost") for label in labels)

@@ -38,7 +38,7 @@ def test_more_users_than_the_cache_holds_read_tight_everywhere():
     assert data["verdict"] == "tight" and data["fits"] is False
     assert serving_to_json(est.serving)["users_asked"] == 200
     assert f"({said[:-1]})" in to_markdown(s, est) and "**TIGHT" in to_markdown(s, est)
-    assert str(memory_sentence(est, "GiB")) == f"Starts on 4×NVIDIA H100 SXM 80GB, but not for every user at once: {said}"
+    assert str(memory_sentence(est, "GiB")) == f"Starts on 4 × NVIDIA H100 SXM 80GB, but not for every user at once: {said}"
     assert str(main_risk(s, est)) == (f"Main risk: at 8,192 tokens each the KV cache holds {held} users at once, not "
                                       "the 200 the engine is set to decode (max_num_seqs); the others wait.")
 
