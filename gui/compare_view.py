@@ -30,6 +30,7 @@ from engine.units import UNITS
 from .charts import BudgetBars, PieChart
 from .compare_memory import NOT_APPLICABLE, component_rows, component_tips, with_delta
 from .compare_ranges import range_labels, with_ranges
+from .figure_tips import figure_tips
 from .i18n import tr_engine
 from .results import VerdictBanner
 from .serving_rows import cost_rows, serving_rows
@@ -339,6 +340,7 @@ class CompareView(QWidget):
         # a training step's rows only where a pane trains: three served models showed four rows of empty cells
         training = time_rows(times, currencies) if any(i.scenario.workload != "inference" for i, _ in shown) else []
         serving = serving_rows([e for _, e in shown], speeds) + cost_rows([i.scenario for i, _ in shown], speeds)
+        self._tips.update(figure_tips(serving + training, [i.scenario for i, _ in shown], times, speeds))
         rows += with_ranges(serving + training, [e for _, e in shown], speeds, times, currencies)
         self._show_table([item.label for item, _ in shown], rows)
         fitted = range_labels()  # a range's words wrap onto 2 or 3 lines in four narrow columns: its rows grow to them
