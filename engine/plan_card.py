@@ -112,13 +112,16 @@ class CardFacts:
 
 
 def _machines(est: Estimate) -> str:
-    return f"{est.world_size}×{est.gpu_name}"
+    return f"{est.world_size} × {est.gpu_name}"  # spaced, as the window's banner: "16×NVIDIA" read as one word
 
 
 def memory_sentence(est: Estimate, unit: str) -> Message:
     if est.fits:
         return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} with {free} spare per GPU."),
                        machines=_machines(est), free=format_bytes(est.headroom_bytes, unit))
+    if est.serving is not None and est.serving.users_wait and not est.host_short:  # starts; not every user at once
+        return message(QT_TRANSLATE_NOOP("engine", "Starts on {machines}, but not for every user at once: {why}"),
+                       machines=_machines(est), why=est.room(unit))
     if est.verdict == "tight" and est.engine_may_refuse:  # the engine's start-up, not the reserve
         return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} only if the generation engine starts: its KV "
                                                    "cache is within the start-up accounting's uncertainty."),

@@ -30,13 +30,14 @@ from engine.units import UNITS
 from .charts import BudgetBars, PieChart
 from .compare_memory import NOT_APPLICABLE, component_rows, component_tips, with_delta
 from .compare_ranges import range_labels, with_ranges
+from .figure_tips import figure_tips
 from .i18n import tr_engine
 from .results import VerdictBanner
 from .serving_rows import cost_rows, serving_rows
 from .state import AppState
 from .theme import style_plot
 from .time_panel import time_rows
-from .words import field_label, value_words
+from .words import field_label, price_words, value_words
 
 MAX_PANES = 4
 
@@ -116,6 +117,7 @@ class ComparePane(QWidget):
         self.title.setTextFormat(Qt.TextFormat.PlainText)  # a scenario name: never rich text
         self.title.setStyleSheet("font-weight: bold;")
         self.title.setWordWrap(True)
+        self.printed_title = ""
         self.verdict = VerdictBanner()
         self.verdict.says_unchecked_host = False  # four narrow panes: the table below has the CPU memory row
         self.verdict.setFixedHeight(MIN_VERDICT_HEIGHT)  # the view sets it to what the narrowest pane needs
@@ -142,6 +144,7 @@ class ComparePane(QWidget):
         if not same_scenario:  # only the shared scale moved (the live pane grew past it): the bars alone are redrawn
             live = self.tr(" (live: follows the editor)") if item.live else ""
             self.title.setText(item.label + live)
+            self.printed_title = item.label  # a page does not follow the editor: its title without the live note
             # as the main window's banner: the memory's verdict, and that this GPU lacks the plan's tensor cores
             self.verdict.show_estimate(est, unit, item.scenario)
             self.pie.show_estimate(est, unit)
@@ -314,7 +317,8 @@ class CompareView(QWidget):
                 continue
             # a key that means nothing for a pane (a served model's micro-batch, a training run's max_model_len) is
             # a dash there, not its unused default
-            words = [value_words(key, v) if input_counts(item.scenario, key) else NOT_APPLICABLE
+            words = [price_words(item.scenario, v) if key == "gpu_hour_price" and v is not None
+                     else value_words(key, v) if input_counts(item.scenario, key) else NOT_APPLICABLE
                      for (item, _), v in zip(shown, values, strict=True)]
             if any(w != words[0] for w in words):
                 rows.append((field_label(key), words))
@@ -336,6 +340,7 @@ class CompareView(QWidget):
         # a training step's rows only where a pane trains: three served models showed four rows of empty cells
         training = time_rows(times, currencies) if any(i.scenario.workload != "inference" for i, _ in shown) else []
         serving = serving_rows([e for _, e in shown], speeds) + cost_rows([i.scenario for i, _ in shown], speeds)
+        self._tips.update(figure_tips(serving + training, [i.scenario for i, _ in shown], times, speeds))
         rows += with_ranges(serving + training, [e for _, e in shown], speeds, times, currencies)
         self._show_table([item.label for item, _ in shown], rows)
         fitted = range_labels()  # a range's words wrap onto 2 or 3 lines in four narrow columns: its rows grow to them

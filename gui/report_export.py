@@ -18,7 +18,7 @@ from engine.messages import QT_TRANSLATE_NOOP
 from .version import version
 from .widgets import ValueCombo
 from .window_api import PlannerWindow
-from .words import field_label, value_words
+from .words import field_label, price_words, value_words
 
 PDF_DPI = 96  # the PDF's coordinate grid (CSS pixels); text and charts are vectors, sharp at any print resolution
 CSS_DPI = 96  # the documents are laid out in CSS pixels
@@ -66,6 +66,8 @@ def input_rows(win: PlannerWindow, only: list[str] | None = None) -> list[tuple[
             shown = combos[key].itemText(combos[key].findData(value))
         elif key == "zero_stage" and data.get("fsdp"):
             shown = "FSDP"
+        elif key == "gpu_hour_price" and isinstance(value, int | float):  # "2.5" read without its currency (audit 13)
+            shown = price_words(s, value)
         else:
             shown = value_words(key, value)
         rows.append((field_label(key), shown, is_default))
@@ -186,7 +188,7 @@ def write_comparison_pdf(win: PlannerWindow, path: str, rows: list[list[str]]) -
                    + escape(_tr("LLM Memory Planner %(version)s · %(date)s") % {
                        "version": version(), "date": datetime.now().strftime("%Y-%m-%d %H:%M")}) + "</p>")
     for pane in shown:
-        pages.document(f"<h3>{escape(pane.title.text())}</h3><p>{pane.verdict.text()}</p>")
+        pages.document(f"<h3>{escape(pane.printed_title)}</h3><p>{pane.verdict.text()}</p>")
         for chart in (pane.pie, pane.bars):
             pages.chart(chart, max_height=pages.height * 0.3)
     table = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in rows[1:])

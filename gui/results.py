@@ -58,7 +58,9 @@ class VerdictBanner(QLabel):
         words_colour = text_colour(est.verdict)
         # "tight" from the generation engine's start-up (its KV pool within the accounting's measured uncertainty, or
         # SGLang's runtime headroom) is not the training reserve's
+        # and a served model's from its users: the engine starts, its KV cache holds fewer at once than asked
         tight = (self.tr("TIGHT: the generation engine may not start") if est.engine_may_refuse
+                 else self.tr("TIGHT: not every user at once") if est.serving is not None and est.serving.users_wait
                  else self.tr("TIGHT: fits, but eats into the safety reserve"))
         words = {"fits": self.tr("FITS"), "tight": tight, "does not fit": self.tr("DOES NOT FIT")}[est.verdict]
         if est.rl is not None and est.engine_may_refuse:  # the engine's long sentence is in the warnings below
@@ -72,12 +74,19 @@ class VerdictBanner(QLabel):
             refused = escape(self.tr("but this GPU cannot run it as stated (see the warnings)"))
             room += f" · <span style='color:{text_colour('tight')}'>{refused}</span>"
         where = self.tr(" (pipeline stage %d is the fullest)") % est.busiest_stage if len(est.stages) > 1 else ""
+        figures = {"used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit),
+                   "n": format_gpu_count(est.world_size), "gpu": escape(est.gpu_name), "room": room, "where": where}
+        # the engine on GPUs of its own: both sets named, the step's peak being either's (a split's banner named the
+        # trainer's "1 × RTX 4090" only, user audit 13)
+        apart = (est.rl is not None and scenario is not None and scenario.rollout_placement == "separate"
+                 and bool(scenario.rollout_gpus))
+        detail = (self.tr("%(used)s of %(cap)s on each of %(n)s × %(gpu)s training and %(engine)s × %(gpu)s running "
+                          "the generation engine — %(room)s%(where)s") % {
+                              **figures, "engine": format_gpu_count(scenario.rollout_gpus)} if apart
+                  else self.tr("%(used)s of %(cap)s on each of %(n)s × %(gpu)s — %(room)s%(where)s") % figures)
         self.setText(
             f"<span style='font-size:15pt; font-weight:bold; color:{words_colour}'>{VERDICT_SYMBOLS[est.verdict]} "
-            f"{words}</span><br>"
-            + self.tr("%(used)s of %(cap)s on each of %(n)s × %(gpu)s — %(room)s%(where)s") % {
-                "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit),
-                "n": format_gpu_count(est.world_size), "gpu": escape(est.gpu_name), "room": room, "where": where})
+            f"{words}</span><br>" + detail)
         if self.property("verdictColour") != colour:  # restyling re-polishes the widget: only on a change
             self.setProperty("verdictColour", colour)
             self.setStyleSheet(f"QLabel {{ border-left: 6px solid {colour}; padding: 4px 10px; }}")

@@ -12,12 +12,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from engine import PlannerError, Scenario
+from engine.figure_words import time_figures_why
 from engine.messages import message
 from engine.planning.listing import TIE, TIE_NOTE
 from engine.planning.speed_search import LIMITED, MAX_MEMORY_ESTIMATES, SpeedPlan, SpeedSearch, speed_search
-from engine.timing import MFU_DEFINITION
 from engine.units import UNITS, format_bytes, format_count, format_seconds
 
+from .explain import explain_figure
 from .i18n import tr_engine
 from .search_panel import SearchPanel
 from .state import AppState
@@ -165,7 +166,12 @@ class SpeedPanel(SearchPanel):
             + f"<br><span style='color:{text_colour('muted')}'>" + escape(changes + self._offload_words(plan))
             + "</span>")
         row = self.add_plan(html, lambda p=plan: self.apply(p), changes_something=bool(plan.changes))
-        row.setToolTip(tr_engine(MFU_DEFINITION))  # what "MFU" in the row means, as the time tab explains it
+        # each figure's formula and inputs, MFU's definition among them, as the time tab and Compare explain them
+        whys = time_figures_why(t)
+        row.setToolTip("<br><br>".join(explain_figure(label, value, whys[key]) for key, label, value in (
+            ("tokens_per_second", self.tr("Tokens/s"), format_count(t.tokens_per_second)),
+            ("per_gpu", self.tr("Tokens/s per GPU"), format_count(t.tokens_per_second_per_gpu)),
+            ("mfu", self.tr("MFU"), f"{t.mfu:.0%}"), ("step", self.tr("Step time"), format_seconds(t.step_seconds)))))
 
     def _offload_words(self, plan: SpeedPlan) -> str:
         """Said on every row that offloads, as the estimate's warning says: the speed hangs on PCIe."""

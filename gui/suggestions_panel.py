@@ -7,10 +7,12 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
+from engine.figure_words import saving_why
 from engine.planning.suggest import Suggestion, suggestions
 from engine.serving.scenario_estimate import PAGED_ENGINES
 from engine.units import format_bytes
 
+from .explain import explain_figure
 from .i18n import tr_engine, tr_message
 from .state import AppState
 from .theme import text_colour
@@ -77,6 +79,9 @@ class SuggestionsPanel(RefreshWhenShown):
                           + (f" · {escape(tr_message(sug.effect))}" if sug.effect is not None else "")
                           + f"<br><span style='color:{text_colour('muted')}'>{tr_engine(sug.cost_note)}</span>")
             text.setWordWrap(True)
+            if saved:  # where the saving comes from: the totals and the components that move (figure_words.py)
+                text.setToolTip(explain_figure(self.tr("Saves per GPU"), format_bytes(sug.saved_bytes, unit),
+                                               saving_why(est, sug.estimate, unit)))
             button = QPushButton(self.tr("Apply"))
             button.setToolTip(self.tr("Apply this change (Ctrl+Z undoes it)"))
             button.clicked.connect(lambda _=False, s=sug: self.apply(s))

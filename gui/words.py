@@ -8,7 +8,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLocale
 
 from engine.frameworks.defaults import defaults_for
-from engine.scenario import key_words
+from engine.scenario import Scenario, key_words
+from engine.units import format_price
 
 
 def _tr(text: str) -> str:
@@ -20,6 +21,12 @@ def framework_value_words(framework: str, key: str, value: Any) -> str:
     mx.fast.scaled_dot_product_attention), else value_words' PyTorch words."""
     own = defaults_for(framework).runs.own_name(key, value) if framework else ""
     return QCoreApplication.translate("engine", own) if own else value_words(key, value)
+
+
+def price_words(s: Scenario, price: float) -> str:
+    """A price per GPU-hour in the scenario's currency, as the Markdown's inputs give it ("2.5" read without its
+    currency in the plan card's and Compare's inputs, user audit 13; engine/units.py format_price)."""
+    return format_price(price, s.currency)
 
 
 def field_label(key: str) -> str:

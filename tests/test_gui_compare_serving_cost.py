@@ -58,3 +58,20 @@ def test_no_price_no_cost_rows_and_a_training_pane_keeps_its_step_rows(window):
     window.compare.set_items([Compared(s.name, s) for s in (served, trained)])
     rows = _rows(window)
     assert rows["Step time"][0] == "" and rows["Step time"][1]  # the served pane's cell empty, the trained one's set
+
+
+def test_panes_that_hold_fewer_users_than_asked_do_not_read_fits(window):
+    """The audit's three panes held 165, 340 and 490 of the 500 users and each read "fits": each now reads the Serve
+    tab's own banner words for that case, with its held count (the engine's KV pool / one request of 8,192 tokens)."""
+    scenarios = [scenario_from_dict({**SERVE_70B, "name": gpu, "gpu": gpu}) for gpu, _ in PRICED]
+    window.compare.set_items([Compared(s.name, s) for s in scenarios])
+    assert _rows(window)["Verdict"] == ["tight"] * 3
+    window.state.load(scenarios[0])  # the Serve tab's banner, for the first of them
+    for pane, s in zip(window.compare.panes, scenarios, strict=False):
+        held = int(estimate(s).serving.max_concurrent_sequences)
+        assert 2 <= held < 500
+        text = pane.verdict.text()
+        assert "TIGHT: not every user at once" in text and f"holds {held} of the 500 users" in text
+        assert "FITS" not in text
+    main = window.verdict.text()
+    assert main.split("<br>")[0] == window.compare.panes[0].verdict.text().split("<br>")[0]

@@ -281,7 +281,7 @@ ENGINE_LAYERS = (
     ("planning", ("planning",)),
     ("configs", ("configs",)),
     ("accuracy", ("accuracy",)),
-    ("interfaces", ("", "cli", "cli_flags", "estimate_output", "report", "plan_card", "caches")),
+    ("interfaces", ("", "cli", "cli_flags", "estimate_output", "report", "plan_card", "figure_words", "caches")),
 )
 SIBLINGS = {"planning": "configs", "configs": "planning"}  # the same rank: neither imports the other
 

@@ -45,7 +45,9 @@ def test_drawn_inference_scenarios_give_an_answer_or_one_sentence():
         speed = serving_speed(s, est.serving)
         json.dumps(serving_to_json(est.serving, speed), allow_nan=False)
         assert est.verdict in ("fits", "tight", "does not fit") and str(est.room())
-        assert est.verdict == est.serving.verdict and speed.tpot_seconds > 0
+        # the engine's start-up verdict, or "tight" where it starts but holds fewer users at once than asked
+        assert est.verdict == ("tight" if est.serving.users_wait else est.serving.verdict)
+        assert speed.tpot_seconds > 0
         answered += 1
     assert answered > 100  # the draw is not all refusals
 

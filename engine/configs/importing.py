@@ -185,7 +185,7 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     values = {k: v[0] for k, v in chosen.items() if not (k in HARDWARE_COUNTS and v[2])}
     extra_assumed = deepspeed_mixed_precision(values, markers)
     _list_unmodelled_keys(values, chosen, unmapped)
-    scenario, dropped = _validated(values)
+    scenario, dropped = validated(values)
     for key, why in dropped:
         unmapped.append(Unmapped(chosen[key][1] if key in chosen else key, why))
     resolve_auto_buckets(scenario, markers, extra_assumed)
@@ -309,36 +309,57 @@ def _is_set(chosen: dict[str, tuple[Any, str, bool]], key: str) -> bool:
     return key in chosen and not chosen[key][2]
 
 
-def _validated(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Message]]]:
-    """Drop the keys the scenario rejects, one at a time, with the planner's own sentence."""
+def _probe(data: dict[str, Any]) -> dict[str, Any]:
+    """The imported keys as a scenario to check: a placeholder model where none matched, and the set-up's GPUs, at
+    least as many as the layout needs, where the files gave none."""
+    probe = data if "model" in data else {**data, "model": _PLACEHOLDER_MODEL}
+    if not any(k in data for k in HARDWARE_COUNTS):
+        probe = {**probe, "gpus_per_node": layout_gpus(data)}
+    elif "nodes" not in data:
+        probe = {**probe, "nodes": counts_for_import(data, {})[0]["nodes"]}
+    return probe
+
+
+def _refusal(data: dict[str, Any]) -> ScenarioError | None:
+    try:
+        scenario_from_dict(_probe(data))
+    except ScenarioError as exc:
+        return exc
+    return None
+
+
+def _culprit(data: dict[str, Any], exc: ScenarioError) -> str | None:
+    """The one key of the file whose removal answers an error that names a key the file does not set (a generation
+    engine "on GPUs of its own" without their count: rollout_placement, not rollout_gpus): the keys the sentence
+    names first, then those of the named key's family (rollout_*), then the file's order. Each key was dropped in
+    turn, unrelated ones too, until the error went (user audit 13: 11 keys of a TRL server-mode config); None where
+    no single key answers it."""
+    said, family = str(exc.detail), f"{(exc.key or '').split('_')[0]}_"
+    keys = sorted((k for k in data if k != "model"), key=lambda k: (k not in said, not k.startswith(family)))
+    for key in keys:
+        left = _refusal({k: v for k, v in data.items() if k != key})
+        if left is None or (left.key, str(left.detail)) != (exc.key, said):
+            return key
+    return None
+
+
+def validated(values: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Message]]]:
+    """Drop the keys the scenario rejects, one at a time, with the planner's own sentence: the key the error names,
+    or where the file does not set it the one key whose removal answers it (_culprit); every other key is kept."""
     data = dict(values)
     dropped: list[tuple[str, Message]] = []
     for _ in range(len(DEFAULTS) + 1):
-        probe = data if "model" in data else {**data, "model": _PLACEHOLDER_MODEL}
-        if not any(k in data for k in HARDWARE_COUNTS):  # the set-up's GPUs, at least as many as the layout needs
-            probe = {**probe, "gpus_per_node": layout_gpus(data)}
-        elif "nodes" not in data:
-            probe = {**probe, "nodes": counts_for_import(data, {})[0]["nodes"]}
-        try:
-            scenario_from_dict(probe)
+        exc = _refusal(data)
+        if exc is None:
             return data, dropped
-        except ScenarioError as exc:
-            key = exc.key if exc.key in data else next(iter(k for k in data if k != "model"), None)
-            if key is None or key == "scenario":
-                key = "model" if "model" in data else None
-            if key is None:
-                return data, dropped
-            dropped.append(
-                (
-                    key,
-                    message(
-                        QT_TRANSLATE_NOOP("engine", "{key} = {value} rejected: {why}"),
-                        key=key,
-                        value=shown_value(data.pop(key)),
-                        why=exc.detail,
-                    ),
-                )
-            )
+        # no single key answers it: the file's keys in turn, until one does (the scenario must validate)
+        key = exc.key if exc.key in data else _culprit(data, exc) or next((k for k in data if k != "model"), None)
+        if key is None or key == "scenario":
+            key = "model" if "model" in data else None
+        if key is None:
+            return data, dropped
+        dropped.append((key, message(QT_TRANSLATE_NOOP("engine", "{key} = {value} rejected: {why}"), key=key,
+                                     value=shown_value(data.pop(key)), why=exc.detail)))
     return data, dropped
 
 

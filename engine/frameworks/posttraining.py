@@ -141,12 +141,18 @@ class PostTrainingDefaults:
     # a LoRA policy's adapters are handed to the engine anew at every generate() call (a fresh LoRA request each
     # time: copied to the host and into the engine's LoRA stacks): engine/posttraining/adapter_load.py
     rollout_loads_adapters_per_generate: bool = False
+    # the engine's share of each of its GPUs where it runs on GPUs of its own (rollout_placement separate) and the
+    # framework starts it with a default of its own there; 0: the colocated share above
+    rollout_gpu_memory_utilization_apart: float = 0.0
 
 
 _TRL_SOURCES = (
     ("rollout engine", "trl/trainer/grpo_config.py: use_vllm=False (the model's own generate), vllm_mode='colocate', "
      "vllm_gpu_memory_utilization=0.3, vllm_enable_sleep_mode=False, num_generations=8; "
      "trl/generation/vllm_generation.py builds LLM(max_num_batched_tokens=4096)"),
+    ("server engine", "f2cd577 trl/scripts/vllm_serve.py:248-249 ScriptArguments gpu_memory_utilization default 0.9, "
+     ":347 LLM(gpu_memory_utilization=script_args.gpu_memory_utilization): `trl vllm-serve`, the engine on GPUs of "
+     "its own (vllm_mode server), which GRPOConfig's vllm_gpu_memory_utilization does not reach"),
     ("sleep", "trl/generation/vllm_generation.py: with vllm_enable_sleep_mode the engine sleeps at level 2 and wakes "
      "its weights before sync_weights, its KV cache before generate"),
     ("reference", "trl/trainer/grpo_trainer.py: beta=0.0 (default) loads no reference; a PEFT model uses the base with "
@@ -190,7 +196,7 @@ TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, ("ppo"
                            # F.cross_entropy(chosen_logits[chosen_mask]) (dpo_trainer.py:1314-1318)
                            chosen_nll_from_logits=("dpo", "ipo", "cpo", "simpo"),
                            # trl/trainer/utils.py:1064 (v0.17.0) OnPolicyConfig local_rollout_forward_batch_size 64
-                           ppo_rollout_chunk=64)
+                           ppo_rollout_chunk=64, rollout_gpu_memory_utilization_apart=0.9)
 
 # TRL's own row (TRL is also the default of every framework without post-training facts of its own, which keep the
 # compute dtype): the HF Trainer prepares the policy (Trainer._inner_training_loop accelerator.prepare) and TRL the

@@ -340,7 +340,7 @@ class Estimate(VerdictWords):
     def fits(self) -> bool:
         """The whole machine holds the run: the GPUs and, where it was given, the CPU memory of each node."""
         if self.serving is not None:
-            return self.serving.verdict == "fits" and not self.host_short
+            return self.serving.verdict == "fits" and not self.serving.users_wait and not self.host_short
         if self.rl is not None and (self.rl.refusal or self.rl.caution) is not None:  # its engine may not start
             return False
         return self.gpu_fits and not self.host_short
@@ -362,8 +362,8 @@ class Estimate(VerdictWords):
     def verdict(self) -> str:
         if self.host_short:  # a run the node cannot hold does not start, however much GPU memory is left
             return "does not fit"
-        if self.serving is not None:
-            return self.serving.verdict
+        if self.serving is not None:  # it starts, but holds fewer users at once than asked: not "fits"
+            return "tight" if self.serving.verdict == "fits" and self.serving.users_wait else self.serving.verdict
         if self.rl is not None and self.rl.refusal is not None:
             return "does not fit"
         if self.engine_may_refuse:  # the engine's verdict is within its accounting's uncertainty: at best tight

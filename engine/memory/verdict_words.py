@@ -19,6 +19,8 @@ class VerdictWords:
         def _b(n_bytes: float) -> str:
             return format_bytes(n_bytes, unit)
 
+        if self.serving is not None and not self.host_short and self.serving.users_wait:
+            return users_wait_words(self.serving)
         if self.serving is not None and not self.host_short:
             return self.serving.reason
         if self.rl is not None and self.rl.refusal is not None and not self.host_short:
@@ -52,3 +54,13 @@ class VerdictWords:
             return None
         return message(QT_TRANSLATE_NOOP("engine", "CPU memory not checked (not set): needs {need} per node"),
                        need=format_bytes(self.host_bytes, unit))
+
+
+def users_wait_words(serving: object) -> Message:
+    """A served model's "tight": the engine starts, and its KV cache holds fewer sequences of max_model_len at once
+    than max_num_seqs asks (engine/serving/result.py ServingMemory.users_wait); the same words in the window's
+    banner, Compare, `estimate`, the Markdown and the plan card."""
+    return message(QT_TRANSLATE_NOOP("engine", "at {length} tokens each the KV cache holds {held} of the {asked} users "
+                                               "the engine is set to decode at once (max_num_seqs); the others wait."),
+                   length=f"{serving.max_model_len:,}", held=int(serving.max_concurrent_sequences),
+                   asked=f"{serving.users_asked:,}")

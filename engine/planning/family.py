@@ -65,7 +65,7 @@ def largest_model_that_fits(s: Scenario, family: str | None = None) -> FamilyFit
         except ScenarioError as exc:
             out.append(ModelCandidate(p.id, p.name, p.spec.total_params, "invalid", None, str(exc)))
             continue
-        why = est.serving.reason if est.serving is not None and est.verdict != "fits" else None
+        why = est.room() if est.serving is not None and est.verdict != "fits" else None  # the engine's, or who waits
         out.append(ModelCandidate(p.id, p.name, p.spec.total_params, est.verdict, est.total_bytes, why=why))
     best = [c.model for c in out if c.fits]
     return FamilyFit(family, best[-1] if best else None, tuple(out), layouts[0].settings if layouts else "")

@@ -27,19 +27,24 @@ def _identity(text: str) -> str:
     return text
 
 
-def _fits(s: Scenario) -> bool:
+def _starts(s: Scenario, verdicts: tuple[str, ...]) -> bool:
+    """The engine's start-up verdict is one of `verdicts` and the node's CPU memory holds it: the estimate's "tight"
+    for users who wait (more max_num_seqs than the KV cache holds at once) is what these searches answer, not a
+    limit of theirs."""
     try:
-        return estimate(s).verdict == "fits"
+        est = estimate(s)
     except PlannerError:  # a layout the scenario's checks refuse (heads not divisible) does not serve
         return False
+    return est.serving.verdict in verdicts and not est.host_short
+
+
+def _fits(s: Scenario) -> bool:
+    return _starts(s, ("fits",))
 
 
 def _may_start(s: Scenario) -> bool:
     """Fits, or "tight": within the start-up accounting's band the engine may start (engine/serving/generation.py)."""
-    try:
-        return estimate(s).verdict in ("fits", "tight")
-    except PlannerError:
-        return False
+    return _starts(s, ("fits", "tight"))
 
 
 def _largest(s: Scenario, key: str, low: int, high: int, passes: Callable[[Scenario], bool] = _fits) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..frameworks.defaults import defaults_for
+from ..frameworks.posttraining import PostTrainingDefaults
 from ..scenario import Scenario
 from ..scenario.behaviour import accelerate_native_amp
 from .longest_completion import engine_prompt_len, padded_sequence_len
@@ -125,6 +126,15 @@ def rollout_engine_for(s: Scenario) -> str:
     return defaults_for(s.framework).posttraining.rollout_engine if s.rollout_engine == "auto" else s.rollout_engine
 
 
+def auto_utilization(s: Scenario, facts: PostTrainingDefaults) -> float:
+    """The engine's share of each GPU under "auto": the framework's default where the engine runs on GPUs of its
+    own, where it has one there (TRL's `trl vllm-serve` 0.9, not GRPOConfig's colocated 0.3: user audit 13), else its
+    colocated default."""
+    if s.rollout_placement == "separate" and facts.rollout_gpu_memory_utilization_apart > 0:
+        return facts.rollout_gpu_memory_utilization_apart
+    return facts.rollout_gpu_memory_utilization
+
+
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
     """Resolve the post-training keys of `s` (training_objective other than sft)."""
     facts = defaults_for(s.framework).posttraining
@@ -164,7 +174,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         sequence_tokens=tokens, train_sequences=s.micro_batch * per_sample,
         reference=reference_for(s), rollout_engine=engine,
         placement=s.rollout_placement if engine != "none" else "colocate", rollout_tp=s.rollout_tp,
-        utilization=facts.rollout_gpu_memory_utilization if s.rollout_gpu_memory_utilization == "auto"
+        utilization=auto_utilization(s, facts) if s.rollout_gpu_memory_utilization == "auto"
         else float(s.rollout_gpu_memory_utilization),
         sleep=facts.rollout_sleep if s.rollout_sleep == "auto" else s.rollout_sleep,
         shares_weights=shares,

@@ -6,10 +6,11 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from ..memory.verdict_words import users_wait_words
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario
 from ..units import format_bytes, format_count, format_money, format_seconds
-from .result import REFUSED, ServingMemory
+from .result import REFUSED, TIGHT, ServingMemory
 from .speed import ServingSpeed, cost_per_million_output_tokens
 from .speed_band import speed_range_basis, speed_range_text, speed_ranges
 from .users_curve import instances
@@ -96,6 +97,9 @@ def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None,
         "engine": memory.engine,
         "verdict": memory.verdict,
         "reason": str(memory.reason),
+        # max_num_seqs where the KV cache holds fewer sequences of max_model_len at once (the estimate reads "tight");
+        # 0 where it holds them all: "verdict" above is the engine's start-up
+        "users_asked": memory.users_asked,
         "capacity_bytes": round(memory.capacity_bytes),
         "budget_bytes": round(memory.budget_bytes),
         "total_bytes": round(memory.total_bytes),
@@ -162,8 +166,11 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
         tokens=f"{memory.kv_tokens:,}", blocks=f"{memory.blocks:,}", block=memory.block_size,
         per_token=f"{memory.kv_bytes_per_token / 1024:,.1f}", length=f"{memory.max_model_len:,}",
         users=f"{memory.max_concurrent_sequences:.2f}", longest=f"{memory.longest_context:,}"))
+    # it starts but holds fewer users at once than asked: "tight" with how many wait, as the estimate's verdict
+    reason = users_wait_words(memory) if memory.users_wait else memory.reason
     lines.append(tr(QT_TRANSLATE_NOOP("cli", "Verdict: {verdict} - {reason}")).format(
-        verdict=tr_engine(memory.verdict).upper(), reason=memory.reason.format_with(tr_engine)))
+        verdict=tr_engine(TIGHT if memory.users_wait else memory.verdict).upper(),
+        reason=reason.format_with(tr_engine)))
     if memory.host_bytes:
         # llama.cpp keeps the token embeddings in CPU memory even with every layer offloaded (llama_cpp.py)
         lines.append(tr(QT_TRANSLATE_NOOP("cli", "CPU memory (the token embeddings, and any layers kept off the GPU): "

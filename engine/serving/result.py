@@ -64,6 +64,15 @@ class ServingMemory:
     kv_pool_signed_bytes: float | None = None
     start_need_bytes: float = 0.0
     start_band_bytes: float = 0.0
+    # vLLM/SGLang: the users the engine is set to decode at once (max_num_seqs) where its KV cache holds fewer of them
+    # at max_model_len (2 or more, engine/serving/scenario_estimate.py); 0 where it holds them all or none was set
+    users_asked: int = 0
+
+    @property
+    def users_wait(self) -> bool:
+        """Fewer users fit at once at max_model_len than the engine is set to decode: the others wait, and the
+        estimate reads "tight", not "fits" (a startup read FITS for 165 of its 500 users, user audit 13)."""
+        return self.users_asked > 0
 
     @property
     def start_margin_bytes(self) -> float | None:

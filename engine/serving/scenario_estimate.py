@@ -108,6 +108,8 @@ def serving_estimate(s: Scenario) -> Estimate:
     """The Estimate of an inference scenario: its components are the engine's, its verdict the engine's (whether
     it starts), and `serving` carries the whole ServingMemory."""
     memory = serving_memory(s)
+    if _users_wait(s, memory):  # the verdict says it: "tight", and the room says how many wait (verdict_words.py)
+        memory = dataclasses.replace(memory, users_asked=s.max_num_seqs)
     spec = resolve_model(s)
     gpu_name, capacity = resolve_gpu(s)
     total = memory.total_bytes
@@ -119,22 +121,18 @@ def serving_estimate(s: Scenario) -> Estimate:
         capacity_bytes=int(capacity), world_size=s.world_size, stages=(stage,), busiest_stage=0,
         trainable_params=0, total_params=spec.total_params, active_params=spec.active_params,
         host_bytes=memory.host_bytes, host_capacity_bytes=s.host_memory_bytes, serving=memory,
-        warnings=_shared_pool_words(s) + _unread_context_words(s) + _waiting_users_words(s, memory))
+        warnings=_shared_pool_words(s) + _unread_context_words(s))
 
 
-def _waiting_users_words(s: Scenario, memory: ServingMemory) -> tuple[Message, ...]:
+def _users_wait(s: Scenario, memory: ServingMemory) -> bool:
     """More sequences set to decode at once (max_num_seqs) than the KV cache holds at max_model_len: a CTO serving
-    Llama-3.1-70B to 200 users read FITS over "maximum concurrency 58.68x", the plan card's main risk (engine/
-    plan_card.py serving_risk) said nowhere in the window, `estimate` or the Markdown (user audit 11). llama.cpp does
-    not read max_num_seqs (above)."""
+    Llama-3.1-70B to 200 users read FITS over "maximum concurrency 58.68x" (user audit 11: then a warning), and a
+    startup's Compare read "fits" for three GPUs holding 165, 340 and 490 of its 500 users (user audit 13): the
+    verdict is "tight" and its words say how many wait (engine/memory/verdict_words.py). Fewer than 2 held is one
+    request filling the cache, the card's own risk; llama.cpp does not read max_num_seqs (above)."""
     asked = s.max_num_seqs
     held = memory.max_concurrent_sequences
-    if memory.verdict != "fits" or not asked or not 2 <= held < asked or s.serving_engine in GGUF_ENGINES:
-        return ()
-    return (message(QT_TRANSLATE_NOOP(
-        "engine", "At {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set "
-        "to decode (max_num_seqs); the others wait."), length=f"{memory.max_model_len:,}", held=int(held),
-        asked=f"{asked:,}"),)
+    return memory.verdict == "fits" and bool(asked) and 2 <= held < asked and s.serving_engine not in GGUF_ENGINES
 
 
 def _unread_context_words(s: Scenario) -> tuple[Message, ...]:

@@ -304,102 +304,102 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="116"/>
+        <location filename="../results.py" line="125"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="116"/>
+        <location filename="../results.py" line="125"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="116"/>
+        <location filename="../results.py" line="125"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="117"/>
+        <location filename="../results.py" line="126"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="134"/>
+        <location filename="../results.py" line="143"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="164"/>
+        <location filename="../results.py" line="173"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="166"/>
+        <location filename="../results.py" line="175"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="167"/>
+        <location filename="../results.py" line="176"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="190"/>
+        <location filename="../results.py" line="199"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="206"/>
+        <location filename="../results.py" line="215"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="206"/>
+        <location filename="../results.py" line="215"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="206"/>
+        <location filename="../results.py" line="215"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="208"/>
+        <location filename="../results.py" line="217"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="219"/>
+        <location filename="../results.py" line="228"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="219"/>
+        <location filename="../results.py" line="228"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="220"/>
+        <location filename="../results.py" line="229"/>
         <source>host memory not set</source>
         <translation>未设置主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="221"/>
+        <location filename="../results.py" line="230"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="226"/>
+        <location filename="../results.py" line="235"/>
         <source>%1: not estimated</source>
         <translation>%1：未估算</translation>
     </message>
     <message>
-        <location filename="../results.py" line="227"/>
+        <location filename="../results.py" line="236"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="230"/>
+        <location filename="../results.py" line="239"/>
         <source>process (as %1 shows it) %2</source>
         <translation>进程占用（%1 所示）%2</translation>
     </message>
@@ -408,12 +408,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="233"/>
+        <location filename="../results.py" line="242"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="234"/>
+        <location filename="../results.py" line="243"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -462,7 +462,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="143"/>
+        <location filename="../compare_view.py" line="145"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -470,42 +470,42 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="163"/>
+        <location filename="../compare_view.py" line="166"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="263"/>
+        <location filename="../compare_view.py" line="266"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="324"/>
+        <location filename="../compare_view.py" line="328"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="325"/>
+        <location filename="../compare_view.py" line="329"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="326"/>
+        <location filename="../compare_view.py" line="330"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="329"/>
+        <location filename="../compare_view.py" line="333"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="330"/>
+        <location filename="../compare_view.py" line="334"/>
         <source>not counted</source>
         <translation>未计入</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="352"/>
+        <location filename="../compare_view.py" line="357"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -646,12 +646,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>Explain</name>
     <message>
-        <location filename="../explain.py" line="29"/>
+        <location filename="../explain.py" line="31"/>
         <source>%s of the peak</source>
         <translation>占峰值的 %s</translation>
     </message>
     <message>
-        <location filename="../explain.py" line="34"/>
+        <location filename="../explain.py" line="36"/>
         <source>lives in: %(phase)s; largest at any moment: %(peak)s</source>
         <translation>所在阶段：%(phase)s；任一时刻的最大值：%(peak)s</translation>
     </message>
@@ -5527,22 +5527,22 @@ GPU-hour</source>
 <context>
     <name>SpeedChart</name>
     <message>
-        <location filename="../speed_panel.py" line="83"/>
+        <location filename="../speed_panel.py" line="84"/>
         <source>memory per GPU (%s)</source>
         <translation>每 GPU 显存（%s）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="84"/>
+        <location filename="../speed_panel.py" line="85"/>
         <source>tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="85"/>
+        <location filename="../speed_panel.py" line="86"/>
         <source>Blue: the largest micro-batch of a layout that fits · red ×: the smallest that does not · star: fastest plan · diamond: your set-up · dashed: capacity</source>
         <translation>蓝点：各布局放得下的最大微批次 · 红色 ×：放不下的最小微批次 · 星号：最快方案 · 菱形：当前设置 · 虚线：显存容量</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="88"/>
+        <location filename="../speed_panel.py" line="89"/>
         <source>%d candidates over 1.5 times the capacity are off the chart</source>
         <translation>另有 %d 个超过显存容量 1.5 倍的候选未画出</translation>
     </message>
@@ -5554,42 +5554,42 @@ GPU-hour</source>
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="112"/>
+        <location filename="../speed_panel.py" line="113"/>
         <source>Searching every layout of these GPUs for the fastest that fit…</source>
         <translation>正在搜索这些 GPU 上的所有并行布局，寻找放得下且最快的……</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="137"/>
+        <location filename="../speed_panel.py" line="138"/>
         <source>The one layout of these GPUs searched in %s; the fastest that fit, same training:</source>
         <translation>用 %s 搜索了这些 GPU 唯一的一种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="140"/>
+        <location filename="../speed_panel.py" line="141"/>
         <source>%(n)d layouts searched in %(time)s; the fastest that fit, same training:</source>
         <translation>用 %(time)s 搜索了 %(n)d 种布局；训练内容不变、放得下的最快方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="161"/>
+        <location filename="../speed_panel.py" line="162"/>
         <source>your set-up as it is</source>
         <translation>当前设置，保持不变</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="135"/>
+        <location filename="../speed_panel.py" line="136"/>
         <source>No layout of these GPUs fits without changing what you train.</source>
         <translation>不改变训练内容，这些 GPU 上没有放得下的布局。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="153"/>
+        <location filename="../speed_panel.py" line="154"/>
         <source>Changes what you train:</source>
         <translation>会改变训练内容的方案：</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="162"/>
+        <location filename="../speed_panel.py" line="163"/>
         <source>%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s</source>
         <translation>%(tps)s tokens/s（每 GPU %(per_gpu)s），MFU %(mfu)s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="164"/>
+        <location filename="../speed_panel.py" line="165"/>
         <source>%s per GPU</source>
         <translation>每 GPU %s</translation>
     </message>
@@ -5602,17 +5602,37 @@ GPU-hour</source>
         <translation type="vanished">这已经是当前设置</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="177"/>
+        <location filename="../speed_panel.py" line="183"/>
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="145"/>
+        <location filename="../speed_panel.py" line="146"/>
         <source>No layout of these GPUs fits without offloading to CPU memory, so every plan below waits on PCIe.</source>
         <translation>这些 GPU 的任何布局都必须卸载到 CPU 内存才能放得下，因此下面每个方案都要等待 PCIe 传输。</translation>
     </message>
     <message>
+        <location filename="../speed_panel.py" line="172"/>
+        <source>Tokens/s</source>
+        <translation>tokens/s（吞吐）</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="173"/>
+        <source>Tokens/s per GPU</source>
+        <translation>每 GPU tokens/s</translation>
+    </message>
+    <message>
         <location filename="../speed_panel.py" line="174"/>
+        <source>MFU</source>
+        <translation>MFU（模型算力利用率）</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="174"/>
+        <source>Step time</source>
+        <translation>每步时间</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="180"/>
         <source>moves state to CPU memory: steps wait on PCIe</source>
         <translation>把状态移到 CPU 内存：每步要等待 PCIe 传输</translation>
     </message>
@@ -5620,37 +5640,42 @@ GPU-hour</source>
 <context>
     <name>SuggestionsPanel</name>
     <message>
-        <location filename="../suggestions_panel.py" line="74"/>
+        <location filename="../suggestions_panel.py" line="76"/>
         <source>saves %s</source>
         <translation>节省 %s</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="80"/>
+        <location filename="../suggestions_panel.py" line="85"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="81"/>
+        <location filename="../suggestions_panel.py" line="86"/>
         <source>Apply this change (Ctrl+Z undoes it)</source>
         <translation>应用此调整（Ctrl+Z 可撤销）</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="56"/>
+        <location filename="../suggestions_panel.py" line="58"/>
         <source>It fits. These changes would serve more users or longer contexts, cheapest change first:</source>
         <translation>已经放得下。以下调整可以服务更多用户或更长的上下文，代价最小的排在前面：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="59"/>
+        <location filename="../suggestions_panel.py" line="61"/>
         <source>It fits. These changes would add headroom, cheapest change first:</source>
         <translation>已经放得下。以下调整可以增加余量，代价最小的排在前面：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="62"/>
+        <location filename="../suggestions_panel.py" line="64"/>
         <source>Try these in order (cheapest change first); each shows the memory it saves per GPU and whether that alone makes the run fit:</source>
         <translation>请按顺序尝试（代价最小的排在前面）；每项都列出它在每块 GPU 上节省的显存，以及仅靠这一项能否放得下：</translation>
     </message>
     <message>
-        <location filename="../suggestions_panel.py" line="89"/>
+        <location filename="../suggestions_panel.py" line="83"/>
+        <source>Saves per GPU</source>
+        <translation>每块 GPU 节省</translation>
+    </message>
+    <message>
+        <location filename="../suggestions_panel.py" line="94"/>
         <source>No single change saves memory here.</source>
         <translation>没有哪一项调整能单独在这里节省显存。</translation>
     </message>
@@ -6133,42 +6158,52 @@ GPU-hour</source>
 <context>
     <name>VerdictBanner</name>
     <message>
-        <location filename="../results.py" line="72"/>
+        <location filename="../results.py" line="74"/>
         <source>but this GPU cannot run it as stated (see the warnings)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="63"/>
+        <location filename="../results.py" line="65"/>
         <source>FITS</source>
         <translation>放得下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="63"/>
+        <location filename="../results.py" line="65"/>
         <source>DOES NOT FIT</source>
         <translation>放不下</translation>
     </message>
     <message>
-        <location filename="../results.py" line="62"/>
+        <location filename="../results.py" line="64"/>
         <source>TIGHT: fits, but eats into the safety reserve</source>
         <translation>紧张：放得下，但占用了安全余量</translation>
     </message>
     <message>
-        <location filename="../results.py" line="61"/>
+        <location filename="../results.py" line="62"/>
         <source>TIGHT: the generation engine may not start</source>
         <translation>紧张：生成引擎可能无法启动</translation>
     </message>
     <message>
-        <location filename="../results.py" line="65"/>
+        <location filename="../results.py" line="63"/>
+        <source>TIGHT: not every user at once</source>
+        <translation>紧张：无法同时容纳所有用户</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="67"/>
         <source>the generation engine&apos;s start is within its accounting&apos;s uncertainty (below)</source>
         <translation>生成引擎能否启动处在其显存核算的误差范围内（见下方）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="74"/>
+        <location filename="../results.py" line="76"/>
         <source> (pipeline stage %d is the fullest)</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="78"/>
+        <location filename="../results.py" line="83"/>
+        <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s training and %(engine)s × %(gpu)s running the generation engine — %(room)s%(where)s</source>
+        <translation>%(n)s × %(gpu)s 训练、%(engine)s × %(gpu)s 运行生成引擎，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="86"/>
         <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)s × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -6784,7 +6819,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="197"/>
-        <location filename="../../engine/serving/report.py" line="174"/>
+        <location filename="../../engine/serving/report.py" line="181"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -6813,48 +6848,48 @@ GPU-hour</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="139"/>
+        <location filename="../../engine/planning/serve_fit.py" line="144"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="146"/>
+        <location filename="../../engine/planning/serve_fit.py" line="151"/>
         <source>Largest context: {n} tokens</source>
         <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="147"/>
+        <location filename="../../engine/planning/serve_fit.py" line="152"/>
         <source>Largest context: {n} tokens per user, each of the {slots} slots (n_parallel) that share n_ctx</source>
         <translation>最长上下文：每个用户 {n} 个 token，即共享 n_ctx 的 {slots} 个槽位（n_parallel）中的每一个</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="154"/>
+        <location filename="../../engine/planning/serve_fit.py" line="159"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="155"/>
+        <location filename="../../engine/planning/serve_fit.py" line="160"/>
         <source>Most users at once at {length} tokens each: {n}</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="133"/>
-        <location filename="../../engine/planning/serve_fit.py" line="159"/>
+        <location filename="../../engine/planning/serve_fit.py" line="138"/>
+        <location filename="../../engine/planning/serve_fit.py" line="164"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="130"/>
+        <location filename="../../engine/planning/serve_fit.py" line="135"/>
         <source>Fewest GPUs: none, as a context of {length} tokens is longer than the model was trained for ({trained} tokens); more GPUs cannot help</source>
         <translation>最少 GPU 数：无，因为 {length} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）；增加 GPU 也无济于事</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="133"/>
+        <location filename="../../engine/planning/serve_fit.py" line="138"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="150"/>
+        <location filename="../../engine/serving/report.py" line="154"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -6863,17 +6898,17 @@ GPU-hour</source>
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="155"/>
+        <location filename="../../engine/serving/report.py" line="159"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="165"/>
+        <location filename="../../engine/serving/report.py" line="171"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="175"/>
+        <location filename="../../engine/serving/report.py" line="182"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -6943,27 +6978,27 @@ GPU-hour</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="150"/>
+        <location filename="../../engine/planning/serve_fit.py" line="155"/>
         <source>; up to {n} tokens {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；不超过 {n} 个 token 时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="162"/>
+        <location filename="../../engine/planning/serve_fit.py" line="167"/>
         <source>; on {n} {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="158"/>
+        <location filename="../../engine/serving/report.py" line="162"/>
         <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="169"/>
+        <location filename="../../engine/serving/report.py" line="176"/>
         <source>CPU memory (the token embeddings, and any layers kept off the GPU): {host}</source>
         <translation>CPU 内存（词嵌入表，以及留在 GPU 之外的层）：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="177"/>
+        <location filename="../../engine/serving/report.py" line="184"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -7477,19 +7512,24 @@ GPU-hour</source>
         <translation>不固定</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/verdict_words.py" line="38"/>
+        <location filename="../../engine/memory/verdict_words.py" line="40"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/verdict_words.py" line="41"/>
+        <location filename="../../engine/memory/verdict_words.py" line="43"/>
         <source>fits with {spare} to spare, but only by using {eaten} of the {reserve} safety reserve</source>
         <translation>放得下，还剩 {spare}，但占用了 {reserve} 安全余量中的 {eaten}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/verdict_words.py" line="45"/>
+        <location filename="../../engine/memory/verdict_words.py" line="47"/>
         <source>over by {over} per GPU, safety reserve included</source>
         <translation>每块 GPU 超出 {over}（含安全余量）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/verdict_words.py" line="63"/>
+        <source>at {length} tokens each the KV cache holds {held} of the {asked} users the engine is set to decode at once (max_num_seqs); the others wait.</source>
+        <translation>每个用户 {length} 个 token 时，KV 缓存只能同时容纳引擎设定同时解码的 {asked} 个用户中的 {held} 个（max_num_seqs）；其余用户需等待。</translation>
     </message>
     <message>
         <location filename="../../engine/memory/decoder_activations.py" line="109"/>
@@ -9062,27 +9102,27 @@ GPU-hour</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="335"/>
+        <location filename="../../engine/configs/importing.py" line="361"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="355"/>
+        <location filename="../../engine/configs/importing.py" line="376"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="365"/>
+        <location filename="../../engine/configs/importing.py" line="386"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="381"/>
+        <location filename="../../engine/configs/importing.py" line="402"/>
         <source>adapters on the top {n} of the model&apos;s {layers} layers (layers_to_transform)</source>
         <translation>适配器位于模型 {layers} 层中的顶部 {n} 层（layers_to_transform）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="385"/>
+        <location filename="../../engine/configs/importing.py" line="406"/>
         <source>adapters on layers {indices} of {layers}: only the top layers can be stated (lora_layers)</source>
         <translation>适配器位于 {layers} 层中的第 {indices} 层：只能表示顶部的若干层（lora_layers）</translation>
     </message>
@@ -10162,17 +10202,17 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/verdict_words.py" line="29"/>
+        <location filename="../../engine/memory/verdict_words.py" line="31"/>
         <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
         <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/verdict_words.py" line="34"/>
+        <location filename="../../engine/memory/verdict_words.py" line="36"/>
         <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
         <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/verdict_words.py" line="53"/>
+        <location filename="../../engine/memory/verdict_words.py" line="55"/>
         <source>CPU memory not checked (not set): needs {need} per node</source>
         <translation>未检查 CPU 内存（未设置）：每节点需要 {need}</translation>
     </message>
@@ -10182,52 +10222,57 @@ GPU-hour</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="127"/>
+        <location filename="../../engine/plan_card.py" line="130"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="123"/>
+        <location filename="../../engine/plan_card.py" line="126"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="130"/>
+        <location filename="../../engine/plan_card.py" line="123"/>
+        <source>Starts on {machines}, but not for every user at once: {why}</source>
+        <translation>可在 {machines} 上启动，但无法同时服务所有用户：{why}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="133"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="148"/>
+        <location filename="../../engine/plan_card.py" line="151"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="150"/>
+        <location filename="../../engine/plan_card.py" line="153"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="190"/>
+        <location filename="../../engine/plan_card.py" line="193"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="192"/>
+        <location filename="../../engine/plan_card.py" line="195"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="196"/>
+        <location filename="../../engine/plan_card.py" line="199"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="198"/>
+        <location filename="../../engine/plan_card.py" line="201"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="201"/>
+        <location filename="../../engine/plan_card.py" line="204"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
@@ -10236,72 +10281,72 @@ GPU-hour</source>
         <translation type="vanished">主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="136"/>
+        <location filename="../../engine/plan_card.py" line="139"/>
         <source>Does not fit on {machines}: the CPU memory does not hold it.</source>
         <translation>在 {machines} 上放不下：CPU 内存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="139"/>
+        <location filename="../../engine/plan_card.py" line="142"/>
         <source>Does not fit on {machines}.</source>
         <translation>在 {machines} 上放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="140"/>
+        <location filename="../../engine/plan_card.py" line="143"/>
         <source>Does not fit on {machines}: {why}</source>
         <translation>在 {machines} 上放不下：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="162"/>
+        <location filename="../../engine/plan_card.py" line="165"/>
         <source>Main risk: at {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
         <translation>主要风险：每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="167"/>
+        <location filename="../../engine/plan_card.py" line="170"/>
         <source>Main risk: one slot (n_parallel 1) answers one request at a time; a second user waits until the first answer is done. Set more slots to serve several at once.</source>
         <translation>主要风险：只有一个槽位（n_parallel 1），一次只回答一个请求；第二个用户要等第一个回答完成。设置更多槽位才能同时服务多人。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="171"/>
+        <location filename="../../engine/plan_card.py" line="174"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="179"/>
+        <location filename="../../engine/plan_card.py" line="182"/>
         <source>Main risk: none stands out in memory; the times and costs are estimates, with the range 8 in 10 measured runs like it came within.</source>
         <translation>主要风险：内存方面没有突出风险；时间和费用均为估算值，并给出了 10 次类似实测运行中有 8 次落入的范围。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="204"/>
+        <location filename="../../engine/plan_card.py" line="207"/>
         <source>Main risk: the time. Measured runs like this one took up to {multiple}x the model&apos;s step time: plan for the slow end of the range.</source>
         <translation>主要风险：时间。与此类似的实测运行耗时最多达到模型步时的 {multiple} 倍：请按范围的慢端做计划。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="214"/>
+        <location filename="../../engine/plan_card.py" line="217"/>
         <source>Output tokens/s of all {n} engine instances ({users} sequences; the rows above are one instance&apos;s)</source>
         <translation>全部 {n} 个引擎实例的输出 token/s（{users} 条序列；以上各行为单个实例的数字）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="222"/>
+        <location filename="../../engine/plan_card.py" line="225"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="225"/>
+        <location filename="../../engine/plan_card.py" line="228"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="227"/>
+        <location filename="../../engine/plan_card.py" line="230"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="228"/>
+        <location filename="../../engine/plan_card.py" line="231"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="229"/>
+        <location filename="../../engine/plan_card.py" line="232"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
@@ -10310,153 +10355,271 @@ GPU-hour</source>
         <translation type="vanished">引擎实例</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="253"/>
+        <location filename="../../engine/plan_card.py" line="256"/>
         <source>GPUs an hour ({n} x {price})</source>
         <translation>GPU 每小时费用（{n} × {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="255"/>
+        <location filename="../../engine/plan_card.py" line="258"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="263"/>
+        <location filename="../../engine/plan_card.py" line="266"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="264"/>
+        <location filename="../../engine/plan_card.py" line="267"/>
         <source>Time to first token, measured runs like this one (8 in 10)</source>
         <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="265"/>
+        <location filename="../../engine/plan_card.py" line="268"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="266"/>
+        <location filename="../../engine/plan_card.py" line="269"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="267"/>
+        <location filename="../../engine/plan_card.py" line="270"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="268"/>
+        <location filename="../../engine/plan_card.py" line="271"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="276"/>
+        <location filename="../../engine/plan_card.py" line="279"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="278"/>
+        <location filename="../../engine/plan_card.py" line="281"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="280"/>
+        <location filename="../../engine/plan_card.py" line="283"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="281"/>
+        <location filename="../../engine/plan_card.py" line="284"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="282"/>
+        <location filename="../../engine/plan_card.py" line="285"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="284"/>
+        <location filename="../../engine/plan_card.py" line="287"/>
         <source>MFU with attention counted whole (as torchtitan prints it)</source>
         <translation>注意力全量计入时的 MFU（即 torchtitan 打印的值）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="288"/>
+        <location filename="../../engine/plan_card.py" line="291"/>
         <source>Speed capped (MFU with attention counted whole, as the published runs&apos; ceiling was measured)</source>
         <translation>速度已封顶（注意力全量计入的 MFU，与已发表运行的上限计法相同）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="290"/>
+        <location filename="../../engine/plan_card.py" line="293"/>
         <source>{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})</source>
         <translation>{mfu:.0%} 降至 {held:.0%}（上限 {cap:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="297"/>
-        <location filename="../../engine/plan_card.py" line="308"/>
+        <location filename="../../engine/plan_card.py" line="300"/>
+        <location filename="../../engine/plan_card.py" line="311"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="298"/>
+        <location filename="../../engine/plan_card.py" line="301"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="303"/>
+        <location filename="../../engine/plan_card.py" line="306"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="306"/>
+        <location filename="../../engine/plan_card.py" line="309"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="310"/>
+        <location filename="../../engine/plan_card.py" line="313"/>
         <source>Optimizer steps</source>
         <translation>优化器步数</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="312"/>
+        <location filename="../../engine/figure_words.py" line="37"/>
+        <source>step time = the sum of its terms, each on the slowest rank</source>
+        <translation>每步时间 = 各项时间之和（每项取最慢的 rank）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="38"/>
+        <source>tokens/s = tokens per step / step time</source>
+        <translation>tokens/s = 每步 token 数 / 每步时间</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="39"/>
+        <source>tokens/s per GPU = tokens/s / GPUs</source>
+        <translation>每 GPU tokens/s = tokens/s / GPU 数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="40"/>
+        <source>time to train = tokens to train / tokens/s</source>
+        <translation>训练用时 = 要训练的 token 数 / tokens/s</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="41"/>
+        <source>GPU-hours = time to train x GPUs</source>
+        <translation>GPU 小时 = 训练用时 × GPU 数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="42"/>
+        <source>cost = GPU-hours x price per GPU-hour</source>
+        <translation>费用 = GPU 小时 × 每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="54"/>
+        <source>step time</source>
+        <translation>每步时间</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="56"/>
+        <location filename="../../engine/figure_words.py" line="100"/>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="60"/>
+        <source>tokens per step</source>
+        <translation>每步 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="63"/>
+        <source>model FLOPs per token</source>
+        <translation>每 token 模型 FLOPs</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="69"/>
+        <source>tokens to train</source>
+        <translation>要训练的 token 数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="71"/>
+        <source>time to train</source>
+        <translation>训练用时</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="74"/>
+        <location filename="../../engine/plan_card.py" line="315"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="317"/>
+        <location filename="../../engine/figure_words.py" line="75"/>
+        <location filename="../../engine/figure_words.py" line="101"/>
+        <source>price per GPU-hour</source>
+        <translation>每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="82"/>
+        <source>sequences decoded together</source>
+        <translation>同时解码的序列数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="85"/>
+        <source>time to first token = the prompt&apos;s prefill, term by term</source>
+        <translation>首 token 时间 = 提示词预填充，逐项列出</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="88"/>
+        <source>time per output token = one decode step, term by term</source>
+        <translation>每个输出 token 的时间 = 一次解码步，逐项列出</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="91"/>
+        <source>output tokens/s = sequences decoded together / time per output token</source>
+        <translation>输出 tokens/s = 同时解码的序列数 / 每个输出 token 的时间</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="95"/>
+        <source>a million output tokens = 1,000,000 / (output tokens/s x engine instances) / 3,600 x GPUs x price per GPU-hour</source>
+        <translation>一百万输出 token 的费用 = 1,000,000 / (输出 tokens/s × 引擎实例数) / 3,600 × GPU 数 × 每 GPU 小时价格</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="98"/>
+        <source>output tokens/s</source>
+        <translation>输出 tokens/s</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="99"/>
+        <source>engine instances</source>
+        <translation>引擎实例数</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="113"/>
+        <source>per GPU now</source>
+        <translation>当前每块 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="114"/>
+        <source>per GPU after the change</source>
+        <translation>改动后每块 GPU</translation>
+    </message>
+    <message>
+        <location filename="../../engine/figure_words.py" line="116"/>
+        <source>saves = per GPU now - per GPU after the change (reserve and overheads included); the components that move most:</source>
+        <translation>节省 = 当前每块 GPU − 改动后每块 GPU（含余量与开销）；变化最大的组成部分：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="320"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="321"/>
+        <location filename="../../engine/plan_card.py" line="324"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="323"/>
+        <location filename="../../engine/plan_card.py" line="326"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="335"/>
+        <location filename="../../engine/plan_card.py" line="338"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="336"/>
+        <location filename="../../engine/plan_card.py" line="339"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="351"/>
+        <location filename="../../engine/plan_card.py" line="354"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="355"/>
+        <location filename="../../engine/plan_card.py" line="358"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="356"/>
+        <location filename="../../engine/plan_card.py" line="359"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -10571,7 +10734,7 @@ GPU-hour</source>
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="108"/>
+        <location filename="../../engine/planning/serve_fit.py" line="113"/>
         <source>serve-fit answers inference scenarios: set workload to inference.</source>
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
@@ -12452,27 +12615,27 @@ GPU-hour</source>
         <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="17"/>
+        <location filename="../../engine/serving/report.py" line="18"/>
         <source>memory-bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="18"/>
+        <location filename="../../engine/serving/report.py" line="19"/>
         <source>compute</source>
         <translation>算力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="19"/>
+        <location filename="../../engine/serving/report.py" line="20"/>
         <source>host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="22"/>
+        <location filename="../../engine/serving/report.py" line="23"/>
         <source>A million output tokens cost {cost} on {n:,} GPUs</source>
         <translation>在 {n:,} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="48"/>
+        <location filename="../../engine/serving/report.py" line="49"/>
         <source>These are one engine instance&apos;s figures: the {n} instances of this set-up serve {users} users at once together, {tps} tokens/s.</source>
         <translation>以上是单个引擎实例的数字：此配置的 {n} 个实例合计同时服务 {users} 个用户，每秒 {tps} 个 token。</translation>
     </message>
@@ -12481,22 +12644,22 @@ GPU-hour</source>
         <translation type="vanished">在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="23"/>
+        <location filename="../../engine/serving/report.py" line="24"/>
         <source>A million output tokens cost {cost} on one GPU</source>
         <translation>在 1 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="24"/>
+        <location filename="../../engine/serving/report.py" line="25"/>
         <source>{line} (likely {low} to {high}, as the tokens/s range)</source>
         <translation>{line}（可能为 {low} 至 {high}，按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="27"/>
+        <location filename="../../engine/serving/report.py" line="28"/>
         <source>{line} by the model&apos;s estimate (likely {low} to {high}, above it, as the tokens/s range)</source>
         <translation>{line}（模型估算值；可能为 {low} 至 {high}，高于估算值，按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="29"/>
+        <location filename="../../engine/serving/report.py" line="30"/>
         <source>{line} by the model&apos;s estimate (likely {low} to {high}, below it, as the tokens/s range)</source>
         <translation>{line}（模型估算值；可能为 {low} 至 {high}，低于估算值，按每秒 token 数的范围推算）</translation>
     </message>
@@ -12505,7 +12668,7 @@ GPU-hour</source>
         <translation type="vanished">以上速度为单个引擎实例的速度；{n} 个实例（每个为一个张量 × 流水线并行组）合计服务 {users:,} 个序列，共 {tps} tokens/s</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="69"/>
+        <location filename="../../engine/serving/report.py" line="70"/>
         <source>{cost} (in the price&apos;s currency)</source>
         <translation>{cost}（按价格所用货币计）</translation>
     </message>
@@ -13436,11 +13599,13 @@ GPU-hour</source>
         <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources}的 {runs} 次实测运行</translation>
     </message>
     <message>
+        <location filename="../../engine/figure_words.py" line="83"/>
         <location filename="../../engine/serving/speed_band.py" line="127"/>
         <source>time per output token</source>
         <translation>每个输出 token 的时间</translation>
     </message>
     <message>
+        <location filename="../../engine/figure_words.py" line="55"/>
         <location filename="../../engine/serving/speed_band.py" line="128"/>
         <source>tokens/s</source>
         <translation>每秒 token 数</translation>
@@ -13529,7 +13694,7 @@ GPU-hour</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="230"/>
+        <location filename="../../engine/plan_card.py" line="233"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
@@ -13670,17 +13835,16 @@ GPU-hour</source>
         <translation>应为正数，读到 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/scenario_estimate.py" line="134"/>
         <source>At {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
-        <translation>每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
+        <translation type="vanished">每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/scenario_estimate.py" line="147"/>
+        <location filename="../../engine/serving/scenario_estimate.py" line="145"/>
         <source>{engine} does not read {keys}: it keeps n_ctx = {n_ctx} tokens of KV cache (-c) for n_parallel = {slots} sequence(s) at once (-np).</source>
         <translation>{engine} 不读取 {keys}：它按 n_ctx = {n_ctx} 个 token 分配 KV 缓存（-c），供 n_parallel = {slots} 条序列同时使用（-np）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/scenario_estimate.py" line="164"/>
+        <location filename="../../engine/serving/scenario_estimate.py" line="162"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the rest holds the system and the other programs.</source>
         <translation>{gpu}：CPU 与 GPU 共用一个 {pool} 的内存池；GPU 默认最多可用其中约 {share}%（即显示的容量），其余留给系统和其他程序。</translation>
     </message>

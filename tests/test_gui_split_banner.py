@@ -1,0 +1,27 @@
+"""After Make it fit's split (the generation engine on GPUs of its own) the verdict banner named the trainer's GPUs only,
+"on each of 1 × NVIDIA GeForce RTX 4090", though the step's peak was the engine's GPU (user audit 13): it names both
+sets, the trainer's (world_size) and the engine's (rollout_gpus)."""
+
+from __future__ import annotations
+
+from engine import estimate, scenario_from_dict
+from gui.results import VerdictBanner
+
+SPLIT = {"schema_version": 1, "model": "qwen2.5-7b", "gpu": "rtx-4090", "gpus_per_node": 1, "method": "lora",
+         "precision": "bf16", "checkpointing": "full", "framework": "trl", "micro_batch": 4, "grad_accum": 8,
+         "training_objective": "grpo", "prompt_len": 256, "completion_len": 512, "num_generations": 8,
+         "rollout_engine": "vllm", "rollout_placement": "separate", "rollout_gpus": 1,
+         "rollout_gpu_memory_utilization": 0.8}
+
+
+def test_a_split_names_the_trainers_gpus_and_the_engines(qtbot):
+    banner = VerdictBanner()
+    qtbot.addWidget(banner)
+    s = scenario_from_dict(SPLIT)
+    banner.show_estimate(estimate(s), "GiB", s)
+    assert ("on each of 1 × NVIDIA GeForce RTX 4090 training and 1 × NVIDIA GeForce RTX 4090 running the generation "
+            "engine") in banner.text()
+    colocated = scenario_from_dict({**SPLIT, "rollout_placement": "colocate", "rollout_gpus": None, "gpus_per_node": 2,
+                                    "rollout_gpu_memory_utilization": 0.3})
+    banner.show_estimate(estimate(colocated), "GiB", colocated)
+    assert "on each of 2 × NVIDIA GeForce RTX 4090 — " in banner.text() and "generation engine —" not in banner.text()
