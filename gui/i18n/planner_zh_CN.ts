@@ -7472,6 +7472,16 @@ GPU-hour</source>
         <translation>不固定</translation>
     </message>
     <message>
+        <location filename="../../engine/memory/verdict_words.py" line="29"/>
+        <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} available</source>
+        <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，可用 {capacity}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/verdict_words.py" line="34"/>
+        <source>the CPU memory does not hold it: needs {need} per node, {capacity} available</source>
+        <translation>CPU 内存放不下：每节点需要 {need}，可用 {capacity}</translation>
+    </message>
+    <message>
         <location filename="../../engine/memory/verdict_words.py" line="38"/>
         <source>{free} free per GPU</source>
         <translation>每块 GPU 剩余 {free}</translation>
@@ -10157,14 +10167,12 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/verdict_words.py" line="29"/>
         <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
-        <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
+        <translation type="vanished">每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/verdict_words.py" line="34"/>
         <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
-        <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
+        <translation type="vanished">CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
         <location filename="../../engine/memory/verdict_words.py" line="53"/>
