@@ -2,8 +2,8 @@
 only the 128 GB M3 Max beside a 64 GB M4 Max and M2 Max. Apple sells 64 GB only with the 40-core M3 Max, so its GPU
 figures are the 128 GB preset's (400 GB/s, 16.4 TFLOPS: presets/gpus.json speed_source) and its pool 64 GiB, of which
 Metal lets the GPU take about 75% (usable_fraction, its sources in the preset). And where the GPU's share is over the
-whole pool, nothing is left for the CPU side: the verdict said "0.00 GiB set" of CPU memory nobody set; it says
-"available" now."""
+whole pool, nothing is left for the CPU side: the verdict said "0.00 GiB set" of CPU memory nobody set, and the
+Breakdown's footer "more than the host memory set": both say "available" now."""
 
 from __future__ import annotations
 
@@ -53,3 +53,5 @@ def test_the_window_takes_the_preset_and_says_the_same(qtbot, tmp_path):
     settle(QApplication.instance())
     words = window.verdict.text()
     assert "0.00 GiB available" in words and " set" not in words
+    footer = window.table.phases.text()  # the Breakdown's footer said "(more than the host memory set)"
+    assert "CPU memory per node 2.50 GiB (more than the host memory available)" in footer

@@ -375,8 +375,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../results.py" line="219"/>
+        <source>more than the host memory available</source>
+        <translation>超出可用的主机内存</translation>
+    </message>
+    <message>
         <source>more than the host memory set</source>
-        <translation>超出设定的主机内存</translation>
+        <translation type="vanished">超出设定的主机内存</translation>
     </message>
     <message>
         <location filename="../results.py" line="220"/>
