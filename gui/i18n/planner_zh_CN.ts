@@ -532,117 +532,136 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>DiagnosePanel</name>
     <message>
-        <location filename="../diagnose_panel.py" line="43"/>
+        <location filename="../diagnose_panel.py" line="44"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="44"/>
+        <location filename="../diagnose_panel.py" line="45"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="45"/>
+        <location filename="../diagnose_panel.py" line="46"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="59"/>
+        <location filename="../diagnose_panel.py" line="60"/>
         <source>Open a run&apos;s record</source>
         <translation>打开一次运行的记录</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="60"/>
+        <location filename="../diagnose_panel.py" line="61"/>
         <source>Run records (*.txt *.log *.pickle *.pkl *.json *.csv);;All files (*)</source>
         <translation>运行记录 (*.txt *.log *.pickle *.pkl *.json *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="92"/>
+        <location filename="../diagnose_panel.py" line="93"/>
         <source>one training step</source>
         <translation>一个训练步</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="108"/>
+        <location filename="../diagnose_panel.py" line="109"/>
         <source>planned, allocated</source>
         <translation>计划：已分配</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="112"/>
+        <location filename="../diagnose_panel.py" line="113"/>
         <source>planned, reserved</source>
         <translation>计划：已预留</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="116"/>
+        <location filename="../diagnose_panel.py" line="117"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="133"/>
+        <location filename="../diagnose_panel.py" line="134"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="147"/>
+        <location filename="../diagnose_panel.py" line="140"/>
+        <source>measured peak</source>
+        <translation>实测峰值</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="154"/>
         <source>needed when it failed</source>
         <translation>出错时所需</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="160"/>
-        <source>Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a profiler memory timeline (.json), an nvidia-smi or W&amp;B CSV.</source>
-        <translation>在此粘贴显存不足（OOM）报错，或拖入文件：报错文本、显存快照（.pickle）、profiler 显存时间线（.json）、nvidia-smi 或 W&amp;B 的 CSV。</translation>
+        <location filename="../diagnose_panel.py" line="167"/>
+        <source>Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a profiler memory timeline (.json), an nvidia-smi or W&amp;B CSV, a Megatron-LM training log.</source>
+        <translation>在此粘贴显存不足（OOM）报错，或拖入文件：报错文本、显存快照（.pickle）、profiler 显存时间线（.json）、nvidia-smi 或 W&amp;B 的 CSV、Megatron-LM 训练日志。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="163"/>
+        <source>Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a profiler memory timeline (.json), an nvidia-smi or W&amp;B CSV.</source>
+        <translation type="vanished">在此粘贴显存不足（OOM）报错，或拖入文件：报错文本、显存快照（.pickle）、profiler 显存时间线（.json）、nvidia-smi 或 W&amp;B 的 CSV。</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="170"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="165"/>
+        <location filename="../diagnose_panel.py" line="172"/>
         <source>Open a file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="167"/>
+        <location filename="../diagnose_panel.py" line="174"/>
         <source>Nothing diagnosed yet.</source>
         <translation>尚未诊断。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="172"/>
+        <location filename="../diagnose_panel.py" line="179"/>
         <source>Apply the fix</source>
         <translation>应用此修复</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="175"/>
+        <location filename="../diagnose_panel.py" line="182"/>
         <source>Calibrate this machine from the record</source>
         <translation>用此记录校准这台机器</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="240"/>
+        <location filename="../diagnose_panel.py" line="185"/>
+        <source>Time this plan by the run&apos;s step</source>
+        <translation>按这次运行的每步时间校准本方案</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="251"/>
         <source>(read from %s)</source>
         <translation>（读自 %s）</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="273"/>
+        <location filename="../diagnose_panel.py" line="284"/>
         <source>Out-of-memory message read (%s).</source>
         <translation>已读取显存不足报错（%s）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="275"/>
+        <location filename="../diagnose_panel.py" line="286"/>
         <source>Memory record read (%s, %d events).</source>
         <translation>已读取显存记录（%s，%d 个事件）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="277"/>
+        <location filename="../diagnose_panel.py" line="288"/>
         <source>GPU memory log read (%s, %d samples).</source>
         <translation>已读取 GPU 显存日志（%s，%d 个采样）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="324"/>
+        <location filename="../diagnose_panel.py" line="329"/>
+        <source>Calibrate the time from the run&apos;s log</source>
+        <translation>用运行日志校准时间</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="356"/>
         <source>Calibrate memory from the run</source>
         <translation>根据运行结果校准显存</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="333"/>
+        <location filename="../diagnose_panel.py" line="365"/>
         <source>Apply the fix from the diagnosis</source>
         <translation>应用诊断给出的修复</translation>
     </message>
@@ -6927,17 +6946,17 @@ GPU-hour</source>
         <translation>文本中有 {n} 条此类报错（每个出错的 rank 一条）；读取第一条。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="70"/>
+        <location filename="../../engine/diagnosis/report.py" line="71"/>
         <source>Measured ({source}, {events} events): peak allocated {peak}</source>
         <translation>实测（{source}，{events} 个事件）：峰值已分配 {peak}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="73"/>
+        <location filename="../../engine/diagnosis/report.py" line="74"/>
         <source>, reserved {reserved}</source>
         <translation>，已预留 {reserved}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="90"/>
+        <location filename="../../engine/diagnosis/report.py" line="91"/>
         <source>GPU memory log ({source}, {samples} samples): highest {peak}</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
@@ -9107,7 +9126,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/reading.py" line="62"/>
-        <location filename="../../engine/diagnosis/command.py" line="36"/>
+        <location filename="../../engine/diagnosis/command.py" line="37"/>
         <location filename="../../engine/models/config_file.py" line="32"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
@@ -11739,37 +11758,37 @@ GPU-hour</source>
         <translation>除非设置 critic.model.use_remove_padding（默认 False），否则 verl 的 critic 会填充其序列，与 actor 的设置无关</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="51"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="53"/>
         <source>Measured peak {measured} allocated; the plan&apos;s peak {planned} ({phase}).</source>
         <translation>实测峰值已分配 {measured}；计划峰值 {planned}（{phase}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="61"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="63"/>
         <source>{category}: measured {measured}, planned {planned}; the keys that would explain it: {keys}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}；可解释此差异的键：{keys}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="63"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="65"/>
         <source>{category}: measured {measured}, planned {planned}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="72"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="74"/>
         <source>Highest reading {measured} ({source}); the plan&apos;s process figure {planned}, of {capacity}.</source>
         <translation>最高读数 {measured}（{source}）；计划的进程占用 {planned}，显卡共 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="77"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="79"/>
         <source>The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration (main.py calibrate SCENARIO nvidia_smi {bytes}).</source>
         <translation>读数与计划相差 {diff}（{direction}）：请用 memory_calibration 校准这台机器（main.py calibrate SCENARIO nvidia_smi {bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="80"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="82"/>
         <source>above</source>
         <translation>高于</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="80"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="82"/>
         <source>below</source>
         <translation>低于</translation>
     </message>
@@ -13832,6 +13851,16 @@ GPU-hour</source>
         <location filename="../../engine/timing/ceiling.py" line="128"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
         <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/megatron_log.py" line="53"/>
+        <source>This Megatron-LM log holds no memory report (&quot;memory (MB) | allocated: ...&quot;), which Megatron prints after the first logged iterations: only its step time is compared.</source>
+        <translation>这份 Megatron-LM 日志没有显存报告（“memory (MB) | allocated: ...”，Megatron 在最初几次记录的迭代之后打印）：只比较每步时间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/megatron_log.py" line="68"/>
+        <source>Measured step {measured} (Megatron&apos;s elapsed time per iteration, the median after the first logged interval); the plan&apos;s step {planned}, so the run took {ratio} times the plan&apos;s time. To time this plan by it, enter {measured} as the measured step time (Time and cost tab).</source>
+        <translation>实测每步 {measured}（Megatron 的 elapsed time per iteration，第一个记录区间之后的中位数）；方案的每步 {planned}，即实际用时是方案的 {ratio} 倍。要按它校准本方案，请在“时间与费用”页把 {measured} 填为实测每步时间。</translation>
     </message>
 </context>
 <context>
