@@ -270,6 +270,13 @@ class MainWindow(QMainWindow):
             label = self.setup_panel.estimator.itemText(self.setup_panel.estimator.findData(name)) or name
             action(estimators, label, lambda _=False, n=name, t=label: self.state.edit(
                 {"estimator": n}, f"{field_label('estimator')}: {t}"))
+        # a small or scaled screen (1280x720 at 150%) leaves the results ~370 pixels beside the editor: hiding it, from
+        # the keyboard too, gives them the window (user audit 14)
+        self.editor_action = action(view, self.tr("E&ditor panel"),
+                                    lambda: self.setup_scroll.setVisible(self.editor_action.isChecked()),
+                                    QKeySequence("Ctrl+E"))
+        self.editor_action.setCheckable(True)
+        self.editor_action.setChecked(True)
         self.view_menu = view
 
         help_menu = bar.addMenu(self.tr("&Help"))

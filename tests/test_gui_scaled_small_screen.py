@@ -38,3 +38,23 @@ def test_the_window_fits_a_scaled_small_screen_and_its_results_scroll(qtbot, siz
     win.results_scroll.ensureWidgetVisible(win.tabs)
     assert results.verticalScrollBar().value() > 0 or results.viewport().rect().contains(
         QRect(win.tabs.mapTo(results.viewport(), win.tabs.rect().topLeft()), win.tabs.size()).topLeft())
+
+
+def test_view_editor_panel_hides_the_editor_so_the_results_take_the_window(qtbot):
+    # on such a screen the editor keeps its ~470 pixels and the results get the rest (~370): View > Editor panel
+    # (Ctrl+E) hides it and shows it again
+    win, _ = build_window(None)
+    qtbot.addWidget(win)
+    win.setMinimumSize(0, 0)
+    win.resize(*SCALED_SCREENS[0])
+    win.show()
+    qtbot.waitExposed(win)
+    QApplication.instance().processEvents()
+    beside = win.results_scroll.width()
+    assert win.editor_action.shortcut().toString() == "Ctrl+E" and win.editor_action.isChecked()
+    win.editor_action.trigger()
+    QApplication.instance().processEvents()
+    assert not win.setup_scroll.isVisible() and win.results_scroll.width() > beside + 400
+    win.editor_action.trigger()
+    QApplication.instance().processEvents()
+    assert win.setup_scroll.isVisible() and win.results_scroll.width() == beside
