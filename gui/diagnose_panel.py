@@ -1,6 +1,7 @@
 """Diagnose: the run beside the plan (issue 27). Paste an out-of-memory message or drop a file (a message, a memory
-snapshot, a profiler memory timeline, an nvidia-smi or W&B CSV); the findings are listed, a priced fix is applied as
-one undo step through AppState, and the plan's step timeline is drawn with the measured line over it."""
+snapshot, a profiler memory timeline, an nvidia-smi or W&B CSV, a Megatron-LM training log); the findings are listed,
+a priced fix is applied as one undo step through AppState, and the plan's step timeline is drawn with the measured
+line over it (a log's highest memory report as a level; its step time can time the plan, as one undo step)."""
 
 from __future__ import annotations
 
@@ -131,7 +132,13 @@ class TimelineChart(QWidget):
     def _overlay(self, d: Diagnosis, unit: str, width: int) -> None:
         pen = pg.mkPen("#f28e2b", width=2)
         name = QCoreApplication.translate("DiagnosePanel", "measured")
-        if d.measured is not None or d.line is not None:
+        if d.measured is not None and d.measured.x_unit == "iteration":
+            # a log's memory reports are peaks over whole iterations, not points of one step: the highest as a level
+            if d.measured.peak_allocated_bytes:
+                self.measured = [to_unit(d.measured.peak_allocated_bytes, unit)] * 2
+                self.plot.plot([0, width], self.measured, pen=pg.mkPen("#f28e2b", width=2, style=Qt.PenStyle.DotLine),
+                               name=QCoreApplication.translate("DiagnosePanel", "measured peak"))
+        elif d.measured is not None or d.line is not None:
             pts = [(x, a) for x, a, _ in d.measured.timeline] if d.measured is not None else list(d.line.points)
             if not pts:
                 return
@@ -158,7 +165,7 @@ class DiagnosePanel(QWidget):
         self.paste = DropBox()
         self.paste.setPlaceholderText(self.tr(
             "Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a "
-            "profiler memory timeline (.json), an nvidia-smi or W&B CSV."))
+            "profiler memory timeline (.json), an nvidia-smi or W&B CSV, a Megatron-LM training log."))
         self.paste.fileDropped.connect(self.diagnose_file)
         self.run_button = QPushButton(self.tr("Diagnose"))
         self.run_button.clicked.connect(lambda: self.diagnose_text(self.paste.toPlainText()))
@@ -175,6 +182,9 @@ class DiagnosePanel(QWidget):
         self.calibrate_button = QPushButton(self.tr("Calibrate this machine from the record"))
         self.calibrate_button.setEnabled(False)
         self.calibrate_button.clicked.connect(self.calibrate)
+        self.time_button = QPushButton(self.tr("Time this plan by the run's step"))
+        self.time_button.setEnabled(False)
+        self.time_button.clicked.connect(self.calibrate_time)
         self.saved_plans: Callable[[], list[Scenario]] = list  # the library's plans, judged again on calibrating
         self.chart = TimelineChart()
         self._layout()
@@ -212,6 +222,7 @@ class DiagnosePanel(QWidget):
         col.addWidget(self.findings, 2)
         col.addWidget(self.apply_button)
         col.addWidget(self.calibrate_button)
+        col.addWidget(self.time_button)
         # scrolled rather than squeezed: the column's buttons and lists set the whole tab widget's least height, which
         # with a CJK font kept the window from fitting a 1280x720 screen (tests/test_gui_small_screens.py)
         scroll = QScrollArea()
@@ -295,6 +306,27 @@ class DiagnosePanel(QWidget):
     def _update_apply(self) -> None:
         self.apply_button.setEnabled(self.selected_fix() is not None)
         self.calibrate_button.setEnabled(self.measured_figure() is not None)
+        self.time_button.setEnabled(self.measured_step() is not None)
+
+    def measured_step(self) -> float | None:
+        """The record's measured step time in seconds (a Megatron-LM log's iteration time); None otherwise."""
+        d = self.diagnosis
+        return d.measured.step_seconds if d is not None and d.measured is not None else None
+
+    def calibrate_time(self) -> bool:
+        """time_calibration from the record's step time as one undo step, as the Time tab's "Use my measurement"."""
+        measured = self.measured_step()
+        if measured is None:
+            return False
+        s = self.state.scenario
+        try:
+            predicted = self.state.results.step_time(s.replace(time_calibration=None)).step_seconds
+        except PlannerError as exc:
+            self.status.setText(tr_error(exc))
+            return False
+        return self.state.edit({"time_calibration": {"measured_step_seconds": measured,
+                                                     "predicted_step_seconds": predicted}},
+                               self.tr("Calibrate the time from the run's log"))
 
     def measured_figure(self) -> tuple[str, int] | None:
         """(memory_calibration figure, bytes) the current record measures: a GPU log's highest reading

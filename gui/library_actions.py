@@ -11,6 +11,7 @@ from .compare_view import Compared
 from .dialogs import ScenarioName
 from .i18n import tr_error
 from .names import describe_setup
+from .saved_as import rename_as_saved
 from .storage import ConflictError
 from .widgets import message_text
 from .window_api import PlannerWindow
@@ -84,8 +85,8 @@ def save_to_library(win: PlannerWindow, as_new: bool = False) -> bool:
     except PlannerError as exc:
         QMessageBox.warning(win, QCoreApplication.translate("Actions", "Cannot save"), message_text(tr_error(exc)))
         return False
-    if scenario.name != win.state.scenario.name:  # an undoable rename: loading would clear the history
-        win.state.edit({"name": scenario.name})
+    if scenario.name != win.state.scenario.name:  # an undoable rename (loading would clear the history) whose undo
+        rename_as_saved(win, scenario.name, new_id, version)  # also takes back the entry saved to (gui/saved_as.py)
     win.library_version = version  # of the bytes this save wrote, taken under the lock: no race with another window
     win.state.mark_saved(new_id)
     if win.settings.values.last_scenario != new_id:  # a settings write costs two fsyncs: only when it changes

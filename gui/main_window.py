@@ -36,6 +36,7 @@ from .phase_chart import PhaseChart
 from .pickers import HardwarePicker, ModelPicker
 from .rent_panel import RentPanel
 from .results import BreakdownTable, VerdictBanner
+from .results_scroll import ResultsPane, scrolled
 from .settings_store import Settings
 from .setup_panel import SetupPanel
 from .speed_panel import SpeedPanel
@@ -147,7 +148,7 @@ class MainWindow(QMainWindow):
         self.diagnose_panel.saved_plans = lambda: [e.scenario for e in self.library.entries()
                                                    if e.scenario is not None and not e.read_only]
         self.tabs.addTab(self.diagnose_panel, self.tr("Diagnose"))
-        right = QWidget()
+        right = ResultsPane()
         right_layout = QVBoxLayout(right)
         right_layout.addLayout(top)
         self.limits = LimitsLabel(state)
@@ -163,9 +164,10 @@ class MainWindow(QMainWindow):
         self._chart_sizes = right_split.sizes()
         self.tabs.currentChanged.connect(self._tab_changed)
         right_layout.addWidget(right_split, 1)
+        self.results_scroll = scrolled(right)  # a small or scaled screen scrolls the results (gui/results_scroll.py)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(scroll)
-        splitter.addWidget(right)
+        splitter.addWidget(self.results_scroll)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([480, 1000])
         self.setCentralWidget(splitter)
@@ -268,6 +270,13 @@ class MainWindow(QMainWindow):
             label = self.setup_panel.estimator.itemText(self.setup_panel.estimator.findData(name)) or name
             action(estimators, label, lambda _=False, n=name, t=label: self.state.edit(
                 {"estimator": n}, f"{field_label('estimator')}: {t}"))
+        # a small or scaled screen (1280x720 at 150%) leaves the results ~370 pixels beside the editor: hiding it, from
+        # the keyboard too, gives them the window (user audit 14)
+        self.editor_action = action(view, self.tr("E&ditor panel"),
+                                    lambda: self.setup_scroll.setVisible(self.editor_action.isChecked()),
+                                    QKeySequence("Ctrl+E"))
+        self.editor_action.setCheckable(True)
+        self.editor_action.setChecked(True)
         self.view_menu = view
 
         help_menu = bar.addMenu(self.tr("&Help"))

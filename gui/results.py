@@ -225,7 +225,7 @@ class BreakdownTable(QWidget):
         for phase in ("forward", "backward", "optimizer") if not parts else ():
             text = f"{names[phase]} {format_bytes(stage.phases[phase], unit)}"
             parts.append(f"<b>{text} ◀ {peak_word}</b>" if phase == stage.peak_phase else text)
-        host = {"fits": self.tr("fits in host memory"), "does not fit": self.tr("more than the host memory set"),
+        host = {"fits": self.tr("fits in host memory"), "does not fit": self.tr("more than the host memory available"),
                 "not checked": self.tr("host memory not set")}[est.host_verdict]
         load = self.tr("loading the model %s") % format_bytes(est.load_gpu_bytes, unit)
         if est.load_is_peak:

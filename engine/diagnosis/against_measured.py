@@ -48,12 +48,14 @@ def measured_findings(measured: MeasuredMemory, est: Estimate, unit: str = "GiB"
     planned = planned_categories(est)
     got = measured.category_bytes()
     floor = NEGLIGIBLE_SHARE * max(est.peak_allocated_bytes, 1.0)
+    if not measured.peak_allocated_bytes:
+        return []  # a training log with step times and no memory report
     out = [Finding("measured_peak", message(QT_TRANSLATE_NOOP(
         "engine", "Measured peak {measured} allocated; the plan's peak {planned} ({phase})."),
         measured=format_bytes(measured.peak_allocated_bytes, unit), planned=format_bytes(est.peak_allocated_bytes,
                                                                                           unit),
         phase=est.peak_phase))]
-    for name in CATEGORIES:
+    for name in CATEGORIES if measured.categories else ():  # a log's report gives the peaks, no categories
         m, p = float(got.get(name, 0)), planned[name]
         if max(m, p) < floor or abs(m - p) <= DIFFERENCE * max(m, p):
             continue

@@ -20,6 +20,7 @@ from .calibration import calibrate, parse_amount
 from .finding import Finding, finding_text
 from .gpu_logs import MeasuredLine, looks_like_gpu_log, read_gpu_log
 from .measured import MeasuredMemory
+from .megatron_log import looks_like_megatron_log, read_megatron_log, step_findings
 from .memory_timeline import read_memory_timeline
 from .oom_text import OomReport, parse_oom_text
 from .plain_pickle import MAX_PICKLE_BYTES
@@ -70,6 +71,11 @@ def diagnose_bytes(data: bytes, scenario: Scenario | None, unit: str = "GiB") ->
         return Diagnosis(tuple(measured_findings(measured, estimate(scenario), unit)) if scenario is not None else (),
                          measured=measured)
     text = data.decode("utf-8", errors="replace")  # a log with stray bytes is still read; nothing is echoed
+    if looks_like_megatron_log(text) and "out of memory" not in text.lower():  # a failed run: its message first
+        measured = read_megatron_log(text)
+        found = [] if scenario is None else [*measured_findings(measured, estimate(scenario), unit),
+                                             *step_findings(measured, scenario)]
+        return Diagnosis(tuple(found), measured=measured)
     if looks_like_gpu_log(text[:4096]):
         est = estimate(scenario) if scenario is not None else None
         line = read_gpu_log(text, est.capacity_bytes if est is not None else None)

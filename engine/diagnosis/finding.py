@@ -16,7 +16,7 @@ WORD_PARAMS = frozenset({"verdict", "phase", "why", "category", "direction", "co
 KINDS = ("fragmentation", "other_processes", "non_pytorch", "larger_than_card", "free_but_refused", "fraction_limit",
          "shortfall", "no_figures", "batch_finder", "cache_flushes", "driver_figure", "other_card", "plan_verdict",
          "phase_compare", "grown", "plan_predicts", "torch_release", "fix", "measured_peak", "category_diff",
-         "calibrate")
+         "calibrate", "measured_step")
 
 
 @dataclass(frozen=True)

@@ -17,15 +17,16 @@ MAX_TIMELINE_POINTS = 512
 
 @dataclass(frozen=True)
 class MeasuredMemory:
-    source: str  # "snapshot", "memory_timeline"
+    source: str  # "snapshot", "memory_timeline", "Megatron-LM log"
     device: int | None
     peak_allocated_bytes: int
     peak_reserved_bytes: int | None
     categories: tuple[tuple[str, int], ...]  # bytes of each category at the peak
     timeline: tuple[tuple[float, int, int | None], ...]  # (x, allocated, reserved), at most MAX_TIMELINE_POINTS
-    x_unit: str  # "us" (microseconds from the first event) or "event" (the event's number)
+    x_unit: str  # "us" (microseconds from the first event), "event" (the event's number) or "iteration"
     events: int
     notes: tuple[Message, ...] = ()
+    step_seconds: float | None = None  # a training log's measured step time (Megatron-LM's iteration lines)
 
     def category_bytes(self) -> dict[str, int]:
         return dict(self.categories)

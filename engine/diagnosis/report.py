@@ -61,7 +61,8 @@ def measured_to_json(m: MeasuredMemory, findings: tuple[Finding, ...], scenario_
             "measured": {"device": m.device, "peak_allocated_bytes": m.peak_allocated_bytes,
                          "peak_reserved_bytes": m.peak_reserved_bytes, "categories": dict(m.categories),
                          "events": m.events, "x_unit": m.x_unit,
-                         "timeline": [[x, a, r] for x, a, r in m.timeline]},
+                         "timeline": [[x, a, r] for x, a, r in m.timeline],
+                         **({} if m.step_seconds is None else {"step_seconds": m.step_seconds})},
             "notes": [str(n) for n in m.notes], "findings": [f.to_json() for f in findings]}
 
 

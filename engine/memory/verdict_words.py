@@ -29,12 +29,12 @@ class VerdictWords:
             return self.rl.caution
         if self.host_short and not self.gpu_fits:
             return message(QT_TRANSLATE_NOOP("engine", "over by {over} per GPU, and the CPU memory does not hold it "
-                                                       "either: needs {need} per node, {capacity} set"),
+                                                       "either: needs {need} per node, {capacity} available"),
                            over=_b(self.total_bytes - self.capacity_bytes), need=_b(self.host_bytes),
                            capacity=_b(self.host_capacity_bytes or 0))
         if self.host_short:
             return message(QT_TRANSLATE_NOOP("engine", "the CPU memory does not hold it: needs {need} per node, "
-                                                       "{capacity} set"),
+                                                       "{capacity} available"),
                            need=_b(self.host_bytes), capacity=_b(self.host_capacity_bytes or 0))
         if self.gpu_fits:
             return message(QT_TRANSLATE_NOOP("engine", "{free} free per GPU"), free=_b(self.headroom_bytes))

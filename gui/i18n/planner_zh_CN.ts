@@ -21,8 +21,8 @@
     <message>
         <location filename="../app.py" line="196"/>
         <location filename="../file_actions.py" line="79"/>
-        <location filename="../library_actions.py" line="27"/>
-        <location filename="../library_actions.py" line="31"/>
+        <location filename="../library_actions.py" line="28"/>
+        <location filename="../library_actions.py" line="32"/>
         <source>Cannot open this scenario</source>
         <translation>无法打开此场景</translation>
     </message>
@@ -241,44 +241,44 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>%(model)s，%(gpus)s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="53"/>
+        <location filename="../library_actions.py" line="54"/>
         <source>Save as a new scenario</source>
         <translation>另存为新场景</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="54"/>
+        <location filename="../library_actions.py" line="55"/>
         <source>Save to the library</source>
         <translation>保存到场景库</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="64"/>
+        <location filename="../library_actions.py" line="65"/>
         <source>Changed in another window</source>
         <translation>已在其他窗口中更改</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="65"/>
+        <location filename="../library_actions.py" line="66"/>
         <source>&quot;%s&quot; was changed on disk since you opened it (another window?). Save your version as a copy, or overwrite the other version?</source>
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
         <location filename="../file_actions.py" line="133"/>
-        <location filename="../library_actions.py" line="82"/>
-        <location filename="../library_actions.py" line="85"/>
+        <location filename="../library_actions.py" line="83"/>
+        <location filename="../library_actions.py" line="86"/>
         <source>Cannot save</source>
         <translation>无法保存</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="94"/>
+        <location filename="../library_actions.py" line="95"/>
         <source>Saved to the library as %s</source>
         <translation>已保存到场景库，名为 %s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="111"/>
+        <location filename="../library_actions.py" line="112"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../library_actions.py" line="125"/>
+        <location filename="../library_actions.py" line="126"/>
         <source>Before</source>
         <translation>修改前</translation>
     </message>
@@ -375,8 +375,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../results.py" line="228"/>
+        <source>more than the host memory available</source>
+        <translation>超出可用的主机内存</translation>
+    </message>
+    <message>
         <source>more than the host memory set</source>
-        <translation>超出设定的主机内存</translation>
+        <translation type="vanished">超出设定的主机内存</translation>
     </message>
     <message>
         <location filename="../results.py" line="229"/>
@@ -528,117 +532,136 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>DiagnosePanel</name>
     <message>
-        <location filename="../diagnose_panel.py" line="43"/>
+        <location filename="../diagnose_panel.py" line="44"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="44"/>
+        <location filename="../diagnose_panel.py" line="45"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="45"/>
+        <location filename="../diagnose_panel.py" line="46"/>
         <source>optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="59"/>
+        <location filename="../diagnose_panel.py" line="60"/>
         <source>Open a run&apos;s record</source>
         <translation>打开一次运行的记录</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="60"/>
+        <location filename="../diagnose_panel.py" line="61"/>
         <source>Run records (*.txt *.log *.pickle *.pkl *.json *.csv);;All files (*)</source>
         <translation>运行记录 (*.txt *.log *.pickle *.pkl *.json *.csv);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="92"/>
+        <location filename="../diagnose_panel.py" line="93"/>
         <source>one training step</source>
         <translation>一个训练步</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="108"/>
+        <location filename="../diagnose_panel.py" line="109"/>
         <source>planned, allocated</source>
         <translation>计划：已分配</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="112"/>
+        <location filename="../diagnose_panel.py" line="113"/>
         <source>planned, reserved</source>
         <translation>计划：已预留</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="116"/>
+        <location filename="../diagnose_panel.py" line="117"/>
         <source>GPU memory</source>
         <translation>GPU 显存</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="133"/>
+        <location filename="../diagnose_panel.py" line="134"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="147"/>
+        <location filename="../diagnose_panel.py" line="140"/>
+        <source>measured peak</source>
+        <translation>实测峰值</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="154"/>
         <source>needed when it failed</source>
         <translation>出错时所需</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="160"/>
-        <source>Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a profiler memory timeline (.json), an nvidia-smi or W&amp;B CSV.</source>
-        <translation>在此粘贴显存不足（OOM）报错，或拖入文件：报错文本、显存快照（.pickle）、profiler 显存时间线（.json）、nvidia-smi 或 W&amp;B 的 CSV。</translation>
+        <location filename="../diagnose_panel.py" line="167"/>
+        <source>Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a profiler memory timeline (.json), an nvidia-smi or W&amp;B CSV, a Megatron-LM training log.</source>
+        <translation>在此粘贴显存不足（OOM）报错，或拖入文件：报错文本、显存快照（.pickle）、profiler 显存时间线（.json）、nvidia-smi 或 W&amp;B 的 CSV、Megatron-LM 训练日志。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="163"/>
+        <source>Paste an out-of-memory message here, or drop a file: the message, a memory snapshot (.pickle), a profiler memory timeline (.json), an nvidia-smi or W&amp;B CSV.</source>
+        <translation type="vanished">在此粘贴显存不足（OOM）报错，或拖入文件：报错文本、显存快照（.pickle）、profiler 显存时间线（.json）、nvidia-smi 或 W&amp;B 的 CSV。</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="170"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="165"/>
+        <location filename="../diagnose_panel.py" line="172"/>
         <source>Open a file…</source>
         <translation>打开文件…</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="167"/>
+        <location filename="../diagnose_panel.py" line="174"/>
         <source>Nothing diagnosed yet.</source>
         <translation>尚未诊断。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="172"/>
+        <location filename="../diagnose_panel.py" line="179"/>
         <source>Apply the fix</source>
         <translation>应用此修复</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="175"/>
+        <location filename="../diagnose_panel.py" line="182"/>
         <source>Calibrate this machine from the record</source>
         <translation>用此记录校准这台机器</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="240"/>
+        <location filename="../diagnose_panel.py" line="185"/>
+        <source>Time this plan by the run&apos;s step</source>
+        <translation>按这次运行的每步时间校准本方案</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="251"/>
         <source>(read from %s)</source>
         <translation>（读自 %s）</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="273"/>
+        <location filename="../diagnose_panel.py" line="284"/>
         <source>Out-of-memory message read (%s).</source>
         <translation>已读取显存不足报错（%s）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="275"/>
+        <location filename="../diagnose_panel.py" line="286"/>
         <source>Memory record read (%s, %d events).</source>
         <translation>已读取显存记录（%s，%d 个事件）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="277"/>
+        <location filename="../diagnose_panel.py" line="288"/>
         <source>GPU memory log read (%s, %d samples).</source>
         <translation>已读取 GPU 显存日志（%s，%d 个采样）。</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="324"/>
+        <location filename="../diagnose_panel.py" line="329"/>
+        <source>Calibrate the time from the run&apos;s log</source>
+        <translation>用运行日志校准时间</translation>
+    </message>
+    <message>
+        <location filename="../diagnose_panel.py" line="356"/>
         <source>Calibrate memory from the run</source>
         <translation>根据运行结果校准显存</translation>
     </message>
     <message>
-        <location filename="../diagnose_panel.py" line="333"/>
+        <location filename="../diagnose_panel.py" line="365"/>
         <source>Apply the fix from the diagnosis</source>
         <translation>应用诊断给出的修复</translation>
     </message>
@@ -2990,228 +3013,233 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../main_window.py" line="96"/>
+        <location filename="../main_window.py" line="97"/>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch print); GB = 10⁹ bytes</source>
         <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 显示的单位）；GB = 10⁹ 字节</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="101"/>
+        <location filename="../main_window.py" line="102"/>
         <source>Units</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="126"/>
+        <location filename="../main_window.py" line="127"/>
         <source>Breakdown</source>
         <translation>明细</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="128"/>
+        <location filename="../main_window.py" line="129"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="129"/>
+        <location filename="../main_window.py" line="130"/>
         <source>Suggestions</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="131"/>
+        <location filename="../main_window.py" line="132"/>
         <source>Make it fit</source>
         <translation>让它放得下</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="135"/>
+        <location filename="../main_window.py" line="136"/>
         <source>Fastest layouts</source>
         <translation>最快的并行布局</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="143"/>
+        <location filename="../main_window.py" line="144"/>
         <source>Library</source>
         <translation>场景库</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="145"/>
+        <location filename="../main_window.py" line="146"/>
         <source>Compare</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="203"/>
+        <location filename="../main_window.py" line="205"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="204"/>
+        <location filename="../main_window.py" line="206"/>
         <source>&amp;New scenario</source>
         <translation>新建场景(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="213"/>
+        <location filename="../main_window.py" line="215"/>
         <source>Import training config…</source>
         <translation>导入训练配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="215"/>
+        <location filename="../main_window.py" line="217"/>
         <source>Export launch config…</source>
         <translation>导出启动配置…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="205"/>
+        <location filename="../main_window.py" line="207"/>
         <source>&amp;Open a scenario file…</source>
         <translation>打开场景文件(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="139"/>
+        <location filename="../main_window.py" line="140"/>
         <location filename="../serve_mode.py" line="93"/>
         <source>What should I rent?</source>
         <translation>该租什么 GPU？</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="149"/>
+        <location filename="../main_window.py" line="150"/>
         <source>Diagnose</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="207"/>
+        <location filename="../main_window.py" line="209"/>
         <source>&amp;Save to the library</source>
         <translation>保存到场景库(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="208"/>
+        <location filename="../main_window.py" line="210"/>
         <source>Save to the library &amp;as…</source>
         <translation>另存到场景库(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="210"/>
+        <location filename="../main_window.py" line="212"/>
         <source>Save a copy to a &amp;file…</source>
         <translation>保存副本到文件(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="212"/>
+        <location filename="../main_window.py" line="214"/>
         <source>Add a model from a config.json file…</source>
         <translation>从 config.json 文件添加模型…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="216"/>
+        <location filename="../main_window.py" line="218"/>
         <source>&amp;Export to a file</source>
         <translation>导出到文件(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="218"/>
+        <location filename="../main_window.py" line="220"/>
         <source>Markdown…</source>
         <translation>Markdown…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="218"/>
+        <location filename="../main_window.py" line="220"/>
         <source>Breakdown table (CSV)…</source>
         <translation>明细表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Comparison, image (PNG)…</source>
         <translation>对比，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="222"/>
+        <location filename="../main_window.py" line="224"/>
         <source>Comparison (PDF)…</source>
         <translation>对比（PDF）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="223"/>
+        <location filename="../main_window.py" line="225"/>
         <source>Comparison table (Markdown)…</source>
         <translation>对比表（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="224"/>
+        <location filename="../main_window.py" line="226"/>
         <source>Comparison table (CSV)…</source>
         <translation>对比表（CSV）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="227"/>
+        <location filename="../main_window.py" line="229"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="229"/>
+        <location filename="../main_window.py" line="231"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="230"/>
+        <location filename="../main_window.py" line="232"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="232"/>
+        <location filename="../main_window.py" line="234"/>
         <source>&amp;Redo</source>
         <translation>重做(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="238"/>
+        <location filename="../main_window.py" line="240"/>
         <source>&amp;Copy breakdown</source>
         <translation>复制明细(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="240"/>
+        <location filename="../main_window.py" line="242"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="241"/>
+        <location filename="../main_window.py" line="243"/>
         <source>&amp;Units</source>
         <translation>单位(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="250"/>
+        <location filename="../main_window.py" line="252"/>
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="253"/>
+        <location filename="../main_window.py" line="255"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="253"/>
+        <location filename="../main_window.py" line="255"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="258"/>
+        <location filename="../main_window.py" line="260"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="266"/>
+        <location filename="../main_window.py" line="268"/>
         <source>&amp;Estimator</source>
         <translation>估算器(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="273"/>
+        <location filename="../main_window.py" line="275"/>
+        <source>E&amp;ditor panel</source>
+        <translation>编辑面板(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../main_window.py" line="282"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="274"/>
+        <location filename="../main_window.py" line="283"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="276"/>
+        <location filename="../main_window.py" line="285"/>
         <source>About</source>
         <translation>关于</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="393"/>
+        <location filename="../main_window.py" line="402"/>
         <source>Breakdown copied to the clipboard</source>
         <translation>明细已复制到剪贴板</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="217"/>
+        <location filename="../main_window.py" line="219"/>
         <source>Plan card, image (PNG)…</source>
         <translation>计划卡片，图片（PNG）…</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="217"/>
+        <location filename="../main_window.py" line="219"/>
         <source>Plan card (PDF)…</source>
         <translation>计划卡片（PDF）…</translation>
     </message>
@@ -6963,17 +6991,17 @@ GPU-hour</source>
         <translation>文本中有 {n} 条此类报错（每个出错的 rank 一条）；读取第一条。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="70"/>
+        <location filename="../../engine/diagnosis/report.py" line="71"/>
         <source>Measured ({source}, {events} events): peak allocated {peak}</source>
         <translation>实测（{source}，{events} 个事件）：峰值已分配 {peak}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="73"/>
+        <location filename="../../engine/diagnosis/report.py" line="74"/>
         <source>, reserved {reserved}</source>
         <translation>，已预留 {reserved}</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/report.py" line="90"/>
+        <location filename="../../engine/diagnosis/report.py" line="91"/>
         <source>GPU memory log ({source}, {samples} samples): highest {peak}</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
@@ -7397,7 +7425,7 @@ GPU-hour</source>
         <translation>每组中最后一个上下文并行 rank</translation>
     </message>
     <message>
-        <location filename="../main_window.py" line="260"/>
+        <location filename="../main_window.py" line="262"/>
         <location filename="../../engine/memory/breakdown.py" line="53"/>
         <location filename="../../engine/memory/breakdown.py" line="55"/>
         <source>fits</source>
@@ -7510,6 +7538,16 @@ GPU-hour</source>
         <location filename="../../engine/memory/breakdown.py" line="104"/>
         <source>varies</source>
         <translation>不固定</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/verdict_words.py" line="31"/>
+        <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} available</source>
+        <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，可用 {capacity}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/memory/verdict_words.py" line="36"/>
+        <source>the CPU memory does not hold it: needs {need} per node, {capacity} available</source>
+        <translation>CPU 内存放不下：每节点需要 {need}，可用 {capacity}</translation>
     </message>
     <message>
         <location filename="../../engine/memory/verdict_words.py" line="40"/>
@@ -9138,7 +9176,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/reading.py" line="62"/>
-        <location filename="../../engine/diagnosis/command.py" line="36"/>
+        <location filename="../../engine/diagnosis/command.py" line="37"/>
         <location filename="../../engine/models/config_file.py" line="32"/>
         <source>Cannot read {name}: {why}.</source>
         <translation>无法读取 {name}：{why}。</translation>
@@ -10202,14 +10240,12 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值；fp8 按 bf16 计）。每个 token 的模型 FLOPs = 6 ×（不含输入嵌入的激活参数）+ 12 × 层数 × 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/verdict_words.py" line="31"/>
         <source>over by {over} per GPU, and the CPU memory does not hold it either: needs {need} per node, {capacity} set</source>
-        <translation>每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
+        <translation type="vanished">每块 GPU 超出 {over}，CPU 内存也放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/verdict_words.py" line="36"/>
         <source>the CPU memory does not hold it: needs {need} per node, {capacity} set</source>
-        <translation>CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
+        <translation type="vanished">CPU 内存放不下：每节点需要 {need}，已设定 {capacity}</translation>
     </message>
     <message>
         <location filename="../../engine/memory/verdict_words.py" line="55"/>
@@ -11895,37 +11931,37 @@ GPU-hour</source>
         <translation>除非设置 critic.model.use_remove_padding（默认 False），否则 verl 的 critic 会填充其序列，与 actor 的设置无关</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="51"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="53"/>
         <source>Measured peak {measured} allocated; the plan&apos;s peak {planned} ({phase}).</source>
         <translation>实测峰值已分配 {measured}；计划峰值 {planned}（{phase}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="61"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="63"/>
         <source>{category}: measured {measured}, planned {planned}; the keys that would explain it: {keys}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}；可解释此差异的键：{keys}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="63"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="65"/>
         <source>{category}: measured {measured}, planned {planned}.</source>
         <translation>{category}：实测 {measured}，计划 {planned}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="72"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="74"/>
         <source>Highest reading {measured} ({source}); the plan&apos;s process figure {planned}, of {capacity}.</source>
         <translation>最高读数 {measured}（{source}）；计划的进程占用 {planned}，显卡共 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="77"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="79"/>
         <source>The reading is {diff} {direction} the plan: calibrate this machine with memory_calibration (main.py calibrate SCENARIO nvidia_smi {bytes}).</source>
         <translation>读数与计划相差 {diff}（{direction}）：请用 memory_calibration 校准这台机器（main.py calibrate SCENARIO nvidia_smi {bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="80"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="82"/>
         <source>above</source>
         <translation>高于</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/against_measured.py" line="80"/>
+        <location filename="../../engine/diagnosis/against_measured.py" line="82"/>
         <source>below</source>
         <translation>低于</translation>
     </message>
@@ -13989,6 +14025,16 @@ GPU-hour</source>
         <location filename="../../engine/timing/ceiling.py" line="128"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
         <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/megatron_log.py" line="53"/>
+        <source>This Megatron-LM log holds no memory report (&quot;memory (MB) | allocated: ...&quot;), which Megatron prints after the first logged iterations: only its step time is compared.</source>
+        <translation>这份 Megatron-LM 日志没有显存报告（“memory (MB) | allocated: ...”，Megatron 在最初几次记录的迭代之后打印）：只比较每步时间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/megatron_log.py" line="68"/>
+        <source>Measured step {measured} (Megatron&apos;s elapsed time per iteration, the median after the first logged interval); the plan&apos;s step {planned}, so the run took {ratio} times the plan&apos;s time. To time this plan by it, enter {measured} as the measured step time (Time and cost tab).</source>
+        <translation>实测每步 {measured}（Megatron 的 elapsed time per iteration，第一个记录区间之后的中位数）；方案的每步 {planned}，即实际用时是方案的 {ratio} 倍。要按它校准本方案，请在“时间与费用”页把 {measured} 填为实测每步时间。</translation>
     </message>
 </context>
 <context>
