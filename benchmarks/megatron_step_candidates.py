@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -57,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from megatron_a100_anchors import SLOPE_SOURCES, slopes  # noqa: E402
 
 from engine.accuracy.published_throughput import load_rows, source_of  # noqa: E402
+from engine.posttraining.length_spread import expected_max_of_normals  # noqa: E402
 from engine.scenario import as_laid_out, resolve_model, scenario_from_dict  # noqa: E402
 from engine.timing import step_time  # noqa: E402
 from engine.timing.ceiling import without_ceilings  # noqa: E402
@@ -116,13 +116,6 @@ def candidates(sc: dict[str, Any]) -> dict[str, float]:
         "M": facts["mask_bytes_per_score"] * s.seq_len ** 2 / rates.memory if kind != "middle" else 0.0,
         "kind": kind, "pp": s.pp,
     }
-
-
-def expected_max_of_normals(n: int, steps: int = 4000) -> float:
-    """E[max of n independent standard normal draws] (numerically: the integral of x n phi(x) Phi(x)^(n-1))."""
-    unit, lo, hi = NormalDist(), -8.0, 8.0
-    dx = (hi - lo) / steps
-    return sum((x := lo + (i + 0.5) * dx) * n * unit.pdf(x) * unit.cdf(x) ** (n - 1) * dx for i in range(steps))
 
 
 def main() -> None:

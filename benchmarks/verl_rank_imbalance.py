@@ -42,7 +42,7 @@ from engine import scenario_from_dict  # noqa: E402
 from engine.accuracy import posttraining_time as ptt  # noqa: E402
 from engine.accuracy.posttraining import error_stats  # noqa: E402
 from engine.posttraining.estimate import step_parts, training_scenario  # noqa: E402
-from engine.posttraining.rank_imbalance import expected_max_of_normals  # noqa: E402
+from engine.posttraining.length_spread import expected_max_of_normals  # noqa: E402
 from engine.timing import step_time as training_step_time  # noqa: E402
 
 

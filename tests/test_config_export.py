@@ -152,6 +152,10 @@ SCENARIOS = {
         {**BASE, "framework": "verl", "fsdp": True, "model": "qwen2.5-3b", "training_objective": "grpo",
          "method": "lora", "lora_rank": 64, "lora_alpha": 32, "rollout_engine": "vllm", "gpus_per_node": 2,
          "rollout_max_model_len": 1536, "rollout_enforce_eager": True},
+        # by token count (verl's use_dynamic_bsz with ppo_max_token_len_per_gpu): micro_batch the rank's mini-batch
+        {**BASE, "framework": "verl", "fsdp": True, "training_objective": "grpo", "micro_batch": 20, "grad_accum": 1,
+         "seq_len": 1536, "prompt_len": 512, "completion_len": 1024, "num_generations": 5, "rollout_engine": "vllm",
+         "packing": "padding-free", "max_tokens_per_micro_batch": 12000},
     ],
 }
 

@@ -9,13 +9,9 @@ import pytest
 
 from engine import scenario_from_dict
 from engine.accuracy import posttraining_time as ptt
-from engine.posttraining.engine_imbalance import (
-    expected_max_standard_normal,
-    slowest_engine_excess,
-    slowest_engine_seconds,
-    spread_cv,
-)
+from engine.posttraining.engine_imbalance import slowest_engine_excess, slowest_engine_seconds, spread_cv
 from engine.posttraining.estimate import rollout_engine_count, step_parts
+from engine.posttraining.length_spread import expected_max_of_normals, spread_share
 from engine.workloads import step_time
 
 
@@ -23,11 +19,14 @@ def test_expected_maximum_of_normals_is_harters_table() -> None:
     # H. L. Harter (1961), 'Expected values of normal order statistics', Biometrika 48, the largest of n: 0.56419 (2),
     # 1.02938 (4), 1.42360 (8), 1.76599 (16), 2.06967 (32), 2.34373 (64)
     for k, table in ((2, 0.56419), (4, 1.02938), (8, 1.42360), (16, 1.76599), (32, 2.06967), (64, 2.34373)):
-        assert expected_max_standard_normal(k) == pytest.approx(table, abs=2e-4)
-    assert expected_max_standard_normal(1) == 0.0
+        assert expected_max_of_normals(k) == pytest.approx(table, abs=2e-4)
+    assert expected_max_of_normals(2) == pytest.approx(1 / math.sqrt(math.pi), rel=1e-6)  # E[max(X1, X2)], exactly
+    assert expected_max_of_normals(1) == 0.0
 
 
 def test_spread_cv_is_the_densitys_own() -> None:
+    # the engines' spread over the mean is the ranks' spread over the longest (length_spread.spread_share) / the mean
+    assert spread_cv(0.25) == pytest.approx(spread_share(0.25) / 0.25, rel=1e-12)
     # at a mean of half the longest the maximum-entropy density is uniform: sd 1/sqrt(12) over mean 1/2 = 1/sqrt(3)
     assert spread_cv(0.5) == pytest.approx(1 / math.sqrt(3), rel=1e-4)
     # a mean far below the longest tends to the exponential, whose sd equals its mean
@@ -40,7 +39,7 @@ def test_no_spread_or_one_engine_waits_for_nobody() -> None:
     assert slowest_engine_excess(1, 128, 1000, 4000) == 0.0
     assert slowest_engine_excess(16, 128, 1000, 1000) == 0.0
     # 16 engines of 128 independent completions: E[max] x cv / sqrt(128)
-    expected = expected_max_standard_normal(16) * spread_cv(0.25) / math.sqrt(128)
+    expected = expected_max_of_normals(16) * spread_cv(0.25) / math.sqrt(128)
     assert slowest_engine_excess(16, 128, 1000, 4000) == pytest.approx(expected)
     # the extra tokens of a fitting batch cost the full iteration less the lone sequence's; a queued batch the whole
     assert slowest_engine_seconds(0.1, 1000, 1, 0.025, 0.007) == pytest.approx(0.1 * 1000 * 0.018)

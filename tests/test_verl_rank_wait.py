@@ -13,13 +13,12 @@ import pytest
 from engine import scenario_from_dict
 from engine.accuracy import posttraining_time as ptt
 from engine.posttraining.estimate import step_parts, training_scenario
+from engine.posttraining.length_spread import expected_max_of_normals, spread_share
 from engine.posttraining.rank_imbalance import (
     by_token_count,
     completion_spread_tokens,
-    expected_max_of_normals,
     longest_rank_factor,
     sequence_spread_tokens,
-    spread_share,
 )
 from engine.scenario import as_laid_out
 from engine.timing import step_time as training_step_time
@@ -37,13 +36,6 @@ def _train(scenario: dict):
     s = scenario_from_dict(scenario)
     rs = step_parts(s).rs
     return s, training_scenario(s.with_unchecked(offload="none") if rs.offload_between_phases else s, rs)
-
-
-def test_expected_maximum_of_normals_matches_the_closed_form_and_harters_table():
-    # E[max(X1, X2)] = 1/sqrt(pi); n = 8: 1.4236 (Harter 1961, Biometrika 48, expected values of normal order statistics)
-    assert math.isclose(expected_max_of_normals(2), 1 / math.sqrt(math.pi), rel_tol=1e-6)
-    assert math.isclose(expected_max_of_normals(8), 1.4236, abs_tol=5e-4)
-    assert expected_max_of_normals(1) == 0.0
 
 
 def test_the_spread_of_the_maximum_entropy_density():

@@ -12,6 +12,7 @@ from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..posttraining.estimate import step_sequences
 from ..posttraining.longest_completion import longest_completion_len
+from ..posttraining.rank_imbalance import by_token_count
 from ..posttraining.settings import critic_offload, reference_for, rl_settings
 from ..scenario import Scenario
 from ..scenario.behaviour import adapter_dtype_bytes, fsdp1_wrap, fsdp_shards
@@ -168,10 +169,13 @@ def verl_args(s: Scenario) -> str:
         ("data.max_prompt_length", s.prompt_len), ("data.max_response_length", longest_completion_len(s)),
         ("actor_rollout_ref.model.path", _HydraText(name)),
         ("actor_rollout_ref.model.enable_gradient_checkpointing", s.checkpointing != "none"),
-        (a + "ppo_micro_batch_size_per_gpu", s.micro_batch),
+        # by token count (use_dynamic_bsz) verl cuts each mini-batch into micro-batches of at most the budget's tokens
+        # and reads no micro-batch size (verl_batch.py read_dynamic_batch: micro_batch the rank's mini-batch)
+        *([(a + "use_dynamic_bsz", True), (a + "ppo_max_token_len_per_gpu", s.max_tokens_per_micro_batch)]
+          if by_token_count(s) else [(a + "ppo_micro_batch_size_per_gpu", s.micro_batch)]),
         # the plan's optimizer step in prompts: verl multiplies by n and divides by the data-parallel ranks
         # (verl_batch.py), giving micro_batch x grad_accum a rank
-        *batch_args(step_sequences(s), s.num_generations),
+        *batch_args(step_sequences(s), s.num_generations, s.grad_accum if by_token_count(s) else 1),
         (a + "fsdp_config.param_offload", s.offload == "optimizer+params"),
         (a + "fsdp_config.optimizer_offload", s.offload != "none"),
         *_verl_optimizer(s),

@@ -66,13 +66,15 @@ def read_batch(c: Collector, o: dict[str, Any]) -> None:
             train=train, steps=f"{train / mini:g}", mini=mini))
 
 
-def batch_args(step_sequences: int, num_generations: int) -> list[tuple[str, Any]]:
+def batch_args(step_sequences: int, num_generations: int, mini_batches: int = 1) -> list[tuple[str, Any]]:
     """data.train_batch_size and actor.ppo_mini_batch_size for one optimizer step of `step_sequences` sequences of
-    `num_generations` completions each ([] where they do not divide: verl's batch is in whole prompts)."""
+    `num_generations` completions each ([] where they do not divide: verl's batch is in whole prompts); by token count
+    the step's `mini_batches` mini-batches (the scenario's grad_accum: engine/posttraining/estimate.py _token_budget
+    cuts each by the budget), where the prompts divide into them."""
     if num_generations < 1 or step_sequences % num_generations:
         return []
     prompts = step_sequences // num_generations
-    return [(TRAIN, prompts), (MINI, prompts)]
+    return [(TRAIN, prompts), (MINI, prompts // mini_batches if prompts % mini_batches == 0 else prompts)]
 
 
 

@@ -15,7 +15,7 @@ Priced as a lower bound: each engine's n sequences are taken as independent draw
 maximum-entropy density of length_spread.py, the one the stated mean and longest allow without assuming more), so an
 engine's mean completion has relative spread cv / sqrt(n) (cv: that density's standard deviation over its mean), and
 the slowest of k engines runs (1 + E[max of k standard normals] x cv / sqrt(n)) times the mean's tokens (the normal
-approximation of the engine's mean; E[max] by integrating k phi(x) Phi(x)^(k-1) x, H. L. Harter 1961, 'Expected
+approximation of the engine's mean; E[max]: length_spread.expected_max_of_normals, H. L. Harter 1961, 'Expected
 values of normal order statistics', Biometrika 48: 0.5642 for 2, 1.0294 for 4, 1.4236 for 8, 1.7660 for 16). The
 frameworks' slices are in fact whole prompt groups (NeMo-RL's repeated_batch = batch.repeat_interleave(
 num_generations_per_prompt), grpo.py; verl's batch.repeat(interleave=True)), whose completions' lengths go together,
@@ -26,46 +26,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from ..scenario import Scenario
 from .estimate import rollout_engine_count
-from .length_spread import max_entropy_rate
+from .length_spread import expected_max_of_normals, spread_share
 from .longest_completion import longest_completion_len
 
-_GRID = 2000  # points of the numerical integrations (each cached)
 
-
-@lru_cache(maxsize=64)
-def expected_max_standard_normal(k: int) -> float:
-    """E[max of k independent standard normals]: the integral of x k phi(x) Phi(x)^(k-1) over [-9, 9], midpoint rule
-    (within 1e-4 of Harter's 1961 table for 2-64)."""
-    if k <= 1:
-        return 0.0
-    width = 18.0 / _GRID
-    total = 0.0
-    for i in range(_GRID):
-        x = -9.0 + (i + 0.5) * width
-        phi = math.exp(-x * x / 2) / math.sqrt(2 * math.pi)
-        total += x * k * phi * (0.5 * (1 + math.erf(x / math.sqrt(2)))) ** (k - 1)
-    return total * width
-
-
-@lru_cache(maxsize=512)
 def spread_cv(mean_share: float) -> float:
     """Standard deviation over mean of the maximum-entropy density on [0, 1] with mean `mean_share`
-    (length_spread.max_entropy_rate), by midpoint integration; 0 at a mean of the whole range."""
-    if mean_share >= 1 or mean_share <= 0:
-        return 0.0
-    u = max_entropy_rate(mean_share)
-    xs = [(i + 0.5) / _GRID for i in range(_GRID)]
-    top = max(u * x for x in xs)  # weights relative to the largest, kept finite for large |u|
-    weights = [math.exp(u * x - top) for x in xs]
-    norm = sum(weights)
-    mean = sum(w * x for w, x in zip(weights, xs, strict=True)) / norm
-    variance = sum(w * (x - mean) ** 2 for w, x in zip(weights, xs, strict=True)) / norm
-    return math.sqrt(max(variance, 0.0)) / mean
+    (length_spread.spread_share over the mean); 0 at a mean of the whole range."""
+    return spread_share(mean_share) / mean_share if 0.0 < mean_share < 1.0 else 0.0
 
 
 def slowest_engine_excess(engines: int, sequences_per_engine: int, mean: int, longest: int) -> float:
@@ -74,7 +46,7 @@ def slowest_engine_excess(engines: int, sequences_per_engine: int, mean: int, lo
     if engines <= 1 or sequences_per_engine < 1 or longest <= mean or mean <= 0:
         return 0.0
     relative = spread_cv(round(mean / longest, 4)) / math.sqrt(sequences_per_engine)
-    return min(expected_max_standard_normal(engines) * relative, longest / mean - 1)
+    return min(expected_max_of_normals(engines) * relative, longest / mean - 1)
 
 
 def slowest_engine_seconds(excess: float, full_iterations: float, passes: float, step: float, lone: float) -> float:
@@ -100,5 +72,4 @@ def slowest_engine_decode_seconds(s: Scenario, rs: Any, iteration: Callable[[int
     return slowest_engine_seconds(excess, full_iterations, passes, step, lone)
 
 
-__all__ = ["expected_max_standard_normal", "slowest_engine_decode_seconds", "slowest_engine_excess",
-           "slowest_engine_seconds", "spread_cv"]
+__all__ = ["slowest_engine_decode_seconds", "slowest_engine_excess", "slowest_engine_seconds", "spread_cv"]

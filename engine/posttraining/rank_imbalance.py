@@ -39,42 +39,11 @@ as its micro-batches)."""
 from __future__ import annotations
 
 import math
-import statistics
-from functools import lru_cache
 
 from ..frameworks import defaults_for
 from ..scenario import Scenario, as_laid_out
-from .length_spread import max_entropy_rate
+from .length_spread import expected_max_of_normals, spread_share
 from .longest_completion import longest_completion_len
-
-SIMPSON_PANELS = 3600  # on [-9, 9]: e_8 to 1e-9 of Harter's 1.42360
-
-
-@lru_cache(maxsize=64)
-def expected_max_of_normals(n: int) -> float:
-    """E[max of n independent standard normals]: the integral of x n phi(x) Phi(x)^(n-1) (Simpson's rule; 0 for one)."""
-    if n <= 1:
-        return 0.0
-    nd = statistics.NormalDist()
-    a, b = -9.0, 9.0
-    h = (b - a) / SIMPSON_PANELS
-    total = 0.0
-    for i in range(SIMPSON_PANELS + 1):
-        x = a + i * h
-        w = 1 if i in (0, SIMPSON_PANELS) else (4 if i % 2 else 2)
-        total += w * x * n * nd.pdf(x) * nd.cdf(x) ** (n - 1)
-    return total * h / 3
-
-
-def spread_share(mean_share: float) -> float:
-    """Standard deviation, as a share of the longest, of the maximum-entropy density on [0, 1] whose mean is
-    `mean_share` (length_spread.py: proportional to exp(u x)); 0 at either end."""
-    if not 0.0 < mean_share < 1.0:
-        return 0.0
-    u = max_entropy_rate(mean_share)
-    if abs(u) < 1e-4:  # the uniform density, where the closed form cancels
-        return math.sqrt(1 / 12)
-    return math.sqrt(max(0.0, 1 / u ** 2 - math.exp(u) / math.expm1(u) ** 2))
 
 
 def completion_spread_tokens(s: Scenario) -> float:
@@ -123,5 +92,5 @@ def update_rank_wait_seconds(train: Scenario, compute_seconds: float) -> float:
     return (longest_rank_factor(train) - 1.0) * compute_seconds
 
 
-__all__ = ["by_token_count", "completion_spread_tokens", "expected_max_of_normals", "longest_rank_factor",
-           "sequence_spread_tokens", "spread_share", "update_rank_wait_seconds"]
+__all__ = ["by_token_count", "completion_spread_tokens", "longest_rank_factor", "sequence_spread_tokens",
+           "update_rank_wait_seconds"]

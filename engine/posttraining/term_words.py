@@ -88,11 +88,14 @@ RL_FORMULAS = {
                                       "the temperature, compiled entropy and out-of-place cross-entropy gradient, "
                                       "forward and backward, less the loss path's) / memory bandwidth; each scoring "
                                       "pass likewise, forward only, in the scoring"),
-    "rank_imbalance": QT_TRANSLATE_NOOP("engine", "(e_n x sigma x sqrt(1 - 1/k) / (tokens a sequence x sqrt(sequences a "
-                                        "micro-batch))) x the update's matmuls, memory-bound passes and recompute (n "
-                                        "ranks, k micro-batches a rank, sigma: the completions' spread, the "
-                                        "maximum-entropy one of the mean and longest, assumed); each scoring pass's "
-                                        "forward likewise, in the scoring"),
+    "rank_imbalance": QT_TRANSLATE_NOOP("engine", "(e_n x sigma x sqrt(1 - 1/k) / (tokens a sequence x sqrt(m))) x "
+                                        "the update's matmuls, memory-bound passes and recompute (n ranks; micro-batches "
+                                        "of a fixed count of sequences: m a micro-batch's sequences, k the micro-batches "
+                                        "a rank; by token count (max_tokens_per_micro_batch): m a mini-batch's sequences "
+                                        "a rank, k the mini-batches; sigma: sequence_len_std where stated, a run's log, "
+                                        "else the completions' spread, the maximum-entropy one of the mean and longest, "
+                                        "assumed); each scoring pass's forward likewise, in the scoring, where its "
+                                        "micro-batches hold a fixed count of sequences"),
 }
 
 
@@ -124,8 +127,9 @@ RL_PROVENANCE = {
         "engine", "The passes verl's actor runs over the padding-free logits, counted from its source, at the memory "
         "bandwidth.")),
     "rank_imbalance": Provenance(DERIVED, QT_TRANSLATE_NOOP(
-        "engine", "verl's fixed-count micro-batches and FSDP's gathers, read from their source; the completions' "
-        "length spread is assumed (the maximum-entropy one of the stated mean and longest).")),
+        "engine", "verl's micro-batches (a fixed count of sequences, or a token budget within each mini-batch) and "
+        "FSDP's gathers, read from their source; the length spread is the run's log's where the scenario states it "
+        "(sequence_len_std), else assumed (the maximum-entropy one of the stated mean and longest).")),
 }
 
 

@@ -33,12 +33,17 @@ FORMULAS = {
                                                     "moe_a2a_overlap, what the other micro-batch's layer does not "
                                                     "hide"),
     "communication_pp": QT_TRANSLATE_NOOP("engine", "activations sent to the next stage and gradients back, per "
-                                                    "micro-batch"),
+                                                    "micro-batch; where a node holds several stages and the schedule "
+                                                    "blocks on its exchanges, a stage next to a node boundary's "
+                                                    "exchange over the GPU's own NIC instead of NVLink, beyond that "
+                                                    "stage's slack to the busiest one"),
     "communication_dp": QT_TRANSLATE_NOOP("engine", "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers "
                                                     "per micro-batch, once per step when FSDP runs under pipelining) "
                                                     "not hidden behind forward and backward, + the compute the hidden "
                                                     "part displaces: NCCL's SMs / the GPU's SMs of the compute-bound "
-                                                    "work, 3 x link / HBM bandwidth of the memory-bound work; "
+                                                    "work (on Hopper, whose GEMMs' CTAs beyond the SMs left run as a "
+                                                    "second wave, 1/2), 3 x link / HBM bandwidth of the memory-bound "
+                                                    "work; "
                                                     "DeepSpeed of April 2021: each parameter gathered and "
                                                     "reduce-scattered on its own, synchronously, with one copy launch "
                                                     "per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp "
@@ -59,7 +64,9 @@ FORMULAS = {
                                              "memory bandwidth, + the GPU waiting for the host: bitsandbytes' sync "
                                              "after each tensor; Megatron's fp8 weights (fp8_param_gather, "
                                              "tensorwise) updated after the grad-norm round trip, 3 Python calls per "
-                                             "fp8 weight + the amax all-reduce over dp x cp"),
+                                             "fp8 weight + the amax all-reduce over dp x cp; Megatron-Core: + 2 "
+                                             "passes over the rank's whole gradient buffer, every parameter it "
+                                             "trains (its zeroing and the NaN check's norm)"),
     "host": QT_TRANSLATE_NOOP("engine", "grad_accum x the time the GPU waits for the host: kernel launches per layer "
                                         "(CUDA graphs: one per captured region) x host seconds per launch; per MoE "
                                         "layer forward the dispatcher's host sync (round trip + first launch + max(0, "
@@ -75,9 +82,12 @@ FORMULAS = {
 BUBBLE_FORMULAS = {
     "1f1b": QT_TRANSLATE_NOOP("engine", "1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through "
                                         "every stage but the busiest + 2 (p - 1) T_comm, the warm-up's activation and "
-                                        "gradient sends"),
+                                        "gradient sends (+ one more each way over the NIC per node boundary where a "
+                                        "node holds several stages and the exchanges block)"),
     "gpipe": QT_TRANSLATE_NOOP("engine", "GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but "
-                                         "the busiest + 2 (p - 1) T_comm, the warm-up's activation and gradient sends"),
+                                         "the busiest + 2 (p - 1) T_comm, the warm-up's activation and gradient sends (+ "
+                                         "one more each way over the NIC per node boundary where a node holds several "
+                                         "stages and the exchanges block)"),
     "interleaved-1f1b": QT_TRANSLATE_NOOP("engine", "interleaved 1F1B: (p - 1)(F + B + W) / vpp, each of a rank's vpp "
                                                     "chunks 1 / vpp of its layers + 2 (p - 1) T_comm, the warm-up's "
                                                     "activation and gradient sends"),

@@ -7356,31 +7356,34 @@ GPU-hour</source>
         <translation>token 数 × 词表大小 ×（verl 按温度缩放、编译后的熵计算与非原地交叉熵梯度在前向和反向中每个 logit 读写的字节数，减去损失路径已计入的部分）/ 显存带宽；每次打分前向同样计算（只算前向），计入打分阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="91"/>
-        <source>(e_n x sigma x sqrt(1 - 1/k) / (tokens a sequence x sqrt(sequences a micro-batch))) x the update&apos;s matmuls, memory-bound passes and recompute (n ranks, k micro-batches a rank, sigma: the completions&apos; spread, the maximum-entropy one of the mean and longest, assumed); each scoring pass&apos;s forward likewise, in the scoring</source>
-        <translation>（e_n x sigma x sqrt(1 - 1/k) /（每条序列的 token 数 x sqrt(每个微批次的序列数)））x 更新阶段的矩阵乘、访存受限计算与重计算（n 为 rank 数，k 为每个 rank 的微批次数，sigma 为补全长度的离散程度：取给定均值与最长值下的最大熵分布，为假设）；每次打分前向同样计算，计入打分阶段</translation>
+        <location filename="../../engine/posttraining/term_words.py" line="129"/>
+        <source>verl&apos;s micro-batches (a fixed count of sequences, or a token budget within each mini-batch) and FSDP&apos;s gathers, read from their source; the length spread is the run&apos;s log&apos;s where the scenario states it (sequence_len_std), else assumed (the maximum-entropy one of the stated mean and longest).</source>
+        <translation>verl 的微批次切分（按固定序列数，或在每个小批次内按 token 预算）以及 FSDP 的 all-gather，均读自其源码；长度分布在场景给出时取运行日志中的值（sequence_len_std），否则为假设（给定均值与最长值下的最大熵分布）。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="103"/>
+        <source>(e_n x sigma x sqrt(1 - 1/k) / (tokens a sequence x sqrt(sequences a micro-batch))) x the update&apos;s matmuls, memory-bound passes and recompute (n ranks, k micro-batches a rank, sigma: the completions&apos; spread, the maximum-entropy one of the mean and longest, assumed); each scoring pass&apos;s forward likewise, in the scoring</source>
+        <translation type="vanished">（e_n x sigma x sqrt(1 - 1/k) /（每条序列的 token 数 x sqrt(每个微批次的序列数)））x 更新阶段的矩阵乘、访存受限计算与重计算（n 为 rank 数，k 为每个 rank 的微批次数，sigma 为补全长度的离散程度：取给定均值与最长值下的最大熵分布，为假设）；每次打分前向同样计算，计入打分阶段</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/term_words.py" line="106"/>
         <source>The training model&apos;s forward of the step&apos;s micro-batches for the policy&apos;s passes; forward FLOPs for the other models.</source>
         <translation>策略模型的打分按训练时间模型对本步各微批次的前向计时；其他模型按前向 FLOPs 计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="110"/>
+        <location filename="../../engine/posttraining/term_words.py" line="113"/>
         <source>FSDP&apos;s parameter CPU offload copies each unit&apos;s shard to the GPU for every forward of the frozen model.</source>
         <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="126"/>
         <source>verl&apos;s fixed-count micro-batches and FSDP&apos;s gathers, read from their source; the completions&apos; length spread is assumed (the maximum-entropy one of the stated mean and longest).</source>
-        <translation>verl 按固定序列数切分微批次以及 FSDP 的 all-gather，均读自其源码；补全长度的分布为假设（给定均值与最长值下的最大熵分布）。</translation>
+        <translation type="vanished">verl 按固定序列数切分微批次以及 FSDP 的 all-gather，均读自其源码；补全长度的分布为假设（给定均值与最长值下的最大熵分布）。</translation>
     </message>
     <message>
         <source>FSDP1&apos;s calls per unshard and reshard, counted from its source, at the measured per-call host costs; a lower bound (FSDP&apos;s own Python is not counted).</source>
         <translation type="vanished">FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），乘以实测的主机单次调用开销；为下界（未计 FSDP 自身的 Python 开销）。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="123"/>
+        <location filename="../../engine/posttraining/term_words.py" line="126"/>
         <source>The passes verl&apos;s actor runs over the padding-free logits, counted from its source, at the memory bandwidth.</source>
         <translation>verl 的 actor 对去填充 logits 的各次遍历，按其源码计数，以显存带宽计时。</translation>
     </message>
@@ -11172,12 +11175,17 @@ GPU-hour</source>
         <translation>2 x 优化器状态字节数 / 可分页主机速率 + 2 x 参数字节数 / 主机速率（锁页或可分页）+ 参考模型换入换出的 3 x 参数字节数 / 锁页主机速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="113"/>
+        <location filename="../../engine/posttraining/term_words.py" line="91"/>
+        <source>(e_n x sigma x sqrt(1 - 1/k) / (tokens a sequence x sqrt(m))) x the update&apos;s matmuls, memory-bound passes and recompute (n ranks; micro-batches of a fixed count of sequences: m a micro-batch&apos;s sequences, k the micro-batches a rank; by token count (max_tokens_per_micro_batch): m a mini-batch&apos;s sequences a rank, k the mini-batches; sigma: sequence_len_std where stated, a run&apos;s log, else the completions&apos; spread, the maximum-entropy one of the mean and longest, assumed); each scoring pass&apos;s forward likewise, in the scoring, where its micro-batches hold a fixed count of sequences</source>
+        <translation>（e_n x sigma x sqrt(1 - 1/k) /（每条序列的 token 数 x sqrt(m)））x 更新阶段的矩阵乘、访存受限计算与重计算（n 为 rank 数；按固定序列数切分的微批次：m 为每个微批次的序列数，k 为每个 rank 的微批次数；按 token 数切分（max_tokens_per_micro_batch）：m 为每个 rank 一个小批次的序列数，k 为小批次数；sigma：给出时取 sequence_len_std（运行日志中的值），否则为补全长度的离散程度：取给定均值与最长值下的最大熵分布，为假设）；微批次按固定序列数切分时，每次打分前向同样计算，计入打分阶段</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/term_words.py" line="116"/>
         <source>FSDP1&apos;s calls per unshard and reshard, counted from its source, and its own Python per visit, measured by running the logs&apos; code path on a CPU (benchmarks/verl_lora_host_counts.py), at the measured per-call host costs.</source>
         <translation>FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），加上其每次访问自身的 Python 开销（在 CPU 上运行日志所用的代码路径实测，benchmarks/verl_lora_host_counts.py），乘以实测的主机单次调用开销。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="117"/>
+        <location filename="../../engine/posttraining/term_words.py" line="120"/>
         <source>The copies NeMo-RL&apos;s policy worker makes around each weight sync and for the reference, read from its source, over the host link.</source>
         <translation>NeMo-RL 策略 worker 在每次权重同步前后及为参考模型所做的拷贝（读自其源码），经主机链路传输。</translation>
     </message>
@@ -11191,7 +11199,7 @@ GPU-hour</source>
         <translation type="vanished">（打包容量 / 一个打包所容纳的平均长度序列总长 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="120"/>
+        <location filename="../../engine/posttraining/term_words.py" line="123"/>
         <source>NeMo-RL pads every packed micro-batch to the longest under a pipeline (from its source); the bins&apos; fill is assumed from the mean length, the longest at the capacity: an upper bound.</source>
         <translation>流水线并行下 NeMo-RL 将每个打包的微批次填充到最长者（读自其源码）；各打包的填充量按平均长度假定，最长者取容量：为上界。</translation>
     </message>
@@ -11223,7 +11231,7 @@ GPU-hour</source>
         <translation>微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的（FSDP1 计数的调用 + 其实测的 Python 开销）按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="100"/>
+        <location filename="../../engine/posttraining/term_words.py" line="103"/>
         <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), at the sequences the engine holds, a waiting one admitted as one ends.</source>
         <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），以引擎同时容纳的序列数运行，一个序列结束即补入一个等待中的序列。</translation>
     </message>
@@ -11232,17 +11240,17 @@ GPU-hour</source>
         <translation type="vanished">打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="105"/>
+        <location filename="../../engine/posttraining/term_words.py" line="108"/>
         <source>The critic&apos;s step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="106"/>
+        <location filename="../../engine/posttraining/term_words.py" line="109"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="108"/>
+        <location filename="../../engine/posttraining/term_words.py" line="111"/>
         <source>The states the offload takes off the GPU between phases, copied back and forth over the host link.</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
@@ -12791,66 +12799,86 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="35"/>
+        <source>activations sent to the next stage and gradients back, per micro-batch; where a node holds several stages and the schedule blocks on its exchanges, a stage next to a node boundary&apos;s exchange over the GPU&apos;s own NIC instead of NVLink, beyond that stage&apos;s slack to the busiest one</source>
+        <translation>每个微批次发往下一阶段的激活值和传回的梯度；当一个节点容纳多个阶段且调度阻塞等待其交换时，位于节点边界旁的阶段经 GPU 自身网卡（而非 NVLink）进行交换，超出该阶段相对最忙阶段的余量的部分</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="40"/>
+        <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work (on Hopper, whose GEMMs&apos; CTAs beyond the SMs left run as a second wave, 1/2), 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
+        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数（Hopper 上 GEMM 超出剩余 SM 的 CTA 作为第二波运行，取 1/2），显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="63"/>
+        <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp; Megatron-Core: + 2 passes over the rank&apos;s whole gradient buffer, every parameter it trains (its zeroing and the NaN check&apos;s norm)</source>
+        <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce；Megatron-Core：+ 对该 rank 整个梯度缓冲区（其训练的每个参数）的 2 遍读写（清零与 NaN 检查的范数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="83"/>
+        <source>1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends (+ one more each way over the NIC per node boundary where a node holds several stages and the exchanges block)</source>
+        <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送（当一个节点容纳多个阶段且交换为阻塞式时，每个节点边界再加经网卡的往返各一次）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="87"/>
+        <source>GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends (+ one more each way over the NIC per node boundary where a node holds several stages and the exchanges block)</source>
+        <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送（当一个节点容纳多个阶段且交换为阻塞式时，每个节点边界再加经网卡的往返各一次）</translation>
+    </message>
+    <message>
         <source>activations sent to the next stage and gradients back, per micro-batch</source>
-        <translation>每个微批次发往下一阶段的激活值和传回的梯度</translation>
+        <translation type="vanished">每个微批次发往下一阶段的激活值和传回的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="37"/>
         <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work, 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
-        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数，显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+        <translation type="vanished">未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数，显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="47"/>
+        <location filename="../../engine/timing/formulas.py" line="52"/>
         <source>the pipeline schedule&apos;s idle time (BUBBLE_FORMULAS: 1F1B and GPipe one micro-batch&apos;s F + B + W through every stage but the busiest, interleaved 1F1B that / vpp, the zero-bubble schedules that less the W passes they defer) + 2 (pp - 1) sends to the next stage</source>
         <translation>流水线调度的空闲时间（BUBBLE_FORMULAS：1F1B 和 GPipe 为一个微批次的 F + B + W 经过除最忙阶段外的每个阶段，交错 1F1B 为其 / vpp，零气泡调度为其减去推迟的 W 计算）+ 2 (pp - 1) 次发往下一阶段的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="51"/>
+        <location filename="../../engine/timing/formulas.py" line="56"/>
         <source>CPU optimizer + copies over PCIe: DeepSpeed&apos;s CPU Adam on the whole shard at the node&apos;s host memory bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are offloaded too, hidden behind what the data-parallel traffic left of the compute); Megatron&apos;s HybridDeviceOptimizer: optimizer_offload_fraction of the shard in torch&apos;s fused CPU AdamW at one thread&apos;s rate per rank + its fp32 gradients to the host and weights back</source>
         <translation>CPU 优化器 + 经 PCIe 的拷贝：DeepSpeed 的 CPU Adam 以节点主机内存带宽处理整个分片 + 经 PCIe 的梯度和权重（权重也卸载时按微批次流式传输，藏在数据并行通信剩下的计算之后）；Megatron 的 HybridDeviceOptimizer：分片中 optimizer_offload_fraction 的部分在 torch 的融合 CPU AdamW 中以每个 rank 一个线程的速率运行 + 其 fp32 梯度传到主机、权重传回</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="58"/>
         <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp</source>
-        <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce</translation>
+        <translation type="vanished">优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="63"/>
+        <location filename="../../engine/timing/formulas.py" line="70"/>
         <source>grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per captured region) x host seconds per launch; per MoE layer forward the dispatcher&apos;s host sync (round trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the micro-batch, less the data-parallel and offload waits the host runs ahead of</source>
         <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA 图：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个微批次上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="76"/>
         <source>1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
-        <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+        <translation type="vanished">1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="79"/>
         <source>GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
-        <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
+        <translation type="vanished">GPipe，同 1F1B：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="81"/>
+        <location filename="../../engine/timing/formulas.py" line="91"/>
         <source>interleaved 1F1B: (p - 1)(F + B + W) / vpp, each of a rank&apos;s vpp chunks 1 / vpp of its layers + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>交错 1F1B：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="84"/>
+        <location filename="../../engine/timing/formulas.py" line="94"/>
         <source>ZB-1p (arXiv:2401.10241 Table 2, ZB-H1): (p - 1)(F + B) - (min(m, p) - 1) W = (p - 1)(F + B - W) once m &gt;= p: p - 1 W passes deferred into the F-B chain + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-1p（arXiv:2401.10241 表 2，ZB-H1）：(p - 1)(F + B) - (min(m, p) - 1) W，m &gt;= p 时即 (p - 1)(F + B - W)：p - 1 次 W 计算推迟到 F-B 链中 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="87"/>
+        <location filename="../../engine/timing/formulas.py" line="97"/>
         <source>ZB-2p (arXiv:2401.10241 Appendix H): max(0, (p - 1)(F + B) - (m - 1) W): every W but the last micro-batch&apos;s deferred + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-2p（arXiv:2401.10241 附录 H）：max(0, (p - 1)(F + B) - (m - 1) W)：除最后一个微批次外的每个 W 都被推迟 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="90"/>
+        <location filename="../../engine/timing/formulas.py" line="100"/>
         <source>ZB-V (arXiv:2401.10241 section 6, ZB-H2&apos;s Table 2 form): max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W) = (p - 1)(F + B - 2 W) once m &gt; 2 (p - 1); F, B and W of both chunks of a rank + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-V（arXiv:2401.10241 第 6 节，ZB-H2 的表 2 形式）：max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W)，m &gt; 2 (p - 1) 时即 (p - 1)(F + B - 2 W)；F、B 和 W 为一个 rank 两个块之和 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="98"/>
+        <location filename="../../engine/timing/formulas.py" line="108"/>
         <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: (p - 1)(F + B + W) / vpp, each of a rank&apos;s vpp chunks 1 / vpp of its layers + 2 (p x vpp - 1) T_comm, the first micro-batch&apos;s forward and the last one&apos;s backward crossing every chunk boundary</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p x vpp - 1) T_comm，即第一个微批次的前向和最后一个微批次的反向跨越每个块边界</translation>
     </message>
@@ -13549,7 +13577,7 @@ GPU-hour</source>
         <translation>后训练</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="107"/>
+        <location filename="../../engine/timing/formulas.py" line="117"/>
         <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: max(0, m x vpp - (p x vpp - 1)) steady-state slots x max(0, T_comm - a chunk&apos;s forward), each send hidden behind one chunk of the other direction and exposed only by what it outlasts that chunk&apos;s forward by (a third of the chunk&apos;s forward + backward), + the tied embedding&apos;s gradient sum once a step; the warm-up&apos;s and cool-down&apos;s sends are in the bubble</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：max(0, m x vpp - (p x vpp - 1)) 个稳态时隙 x max(0, T_comm - 一个块的前向)，每次发送隐藏在另一方向的一个块之后，只暴露其超出该块前向的部分（块的前向 + 反向的三分之一），+ 每步一次绑定嵌入的梯度求和；预热和冷却阶段的发送计入气泡</translation>
     </message>
