@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from ..models.presets import PRESETS_DIR, read_preset_json
+from ..models.presets import PRESETS_DIR, checked_table, read_preset_json
 
 BANDS_FILE = PRESETS_DIR / "time_error_bands.json"
 ALL = "all"
@@ -30,9 +30,9 @@ class Band(NamedTuple):
 
 @cache
 def _bands() -> dict[str, Band]:
-    data = read_preset_json(BANDS_FILE)
-    return {b["regime"]: Band(float(b["low"]), float(b["high"]), b["regime"], int(b["runs"]), int(b.get("sources", 0)))
-            for b in data["bands"]}
+    return checked_table(BANDS_FILE.name, read_preset_json(BANDS_FILE), lambda data: {
+        b["regime"]: Band(float(b["low"]), float(b["high"]), b["regime"], int(b["runs"]), int(b.get("sources", 0)))
+        for b in data["bands"]})
 
 
 def time_band(framework: str) -> Band:

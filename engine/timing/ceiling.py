@@ -46,7 +46,7 @@ from typing import Any, NamedTuple
 
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
-from ..models.presets import PRESETS_DIR, get_gpu, read_preset_json
+from ..models.presets import PRESETS_DIR, checked_table, get_gpu, read_preset_json
 from ..scenario import Scenario
 from .hardware import rate_share
 from .mfu import gradient_shares
@@ -82,7 +82,10 @@ def ceiling_format(gpu_id: str, fmt: str) -> str:
 
 @cache
 def _table() -> dict[str, Any]:
-    data = read_preset_json(CEILINGS_FILE)
+    return checked_table(CEILINGS_FILE.name, read_preset_json(CEILINGS_FILE), _read_table)
+
+
+def _read_table(data: dict[str, Any]) -> dict[str, Any]:
     by_gpu: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
     by_arch: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
     for entry in data["best_by_source"]:

@@ -3183,157 +3183,157 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>MegatronRows</name>
     <message>
-        <location filename="../megatron_rows.py" line="35"/>
+        <location filename="../megatron_rows.py" line="34"/>
         <source>attention core</source>
         <translation>注意力核心</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="35"/>
+        <location filename="../megatron_rows.py" line="34"/>
         <source>MoE activation</source>
         <translation>MoE 激活函数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="36"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>norms</source>
         <translation>归一化层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="36"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>MLA up-projections</source>
         <translation>MLA 上投影</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="36"/>
+        <location filename="../megatron_rows.py" line="35"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="37"/>
+        <location filename="../megatron_rows.py" line="36"/>
         <source>MoE layer</source>
         <translation>MoE 层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="37"/>
+        <location filename="../megatron_rows.py" line="36"/>
         <source>shared experts</source>
         <translation>共享专家</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="39"/>
+        <location filename="../megatron_rows.py" line="38"/>
         <source>Megatron recompute_modules: what selective checkpointing rebuilds in the backward pass instead of keeping</source>
         <translation>Megatron recompute_modules：选择性检查点在反向传播中重新计算而不保留的部分</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="41"/>
+        <location filename="../megatron_rows.py" line="40"/>
         <source>Rebuilt in backward</source>
         <translation>反向时重新计算</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="44"/>
+        <location filename="../megatron_rows.py" line="43"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="46"/>
+        <location filename="../megatron_rows.py" line="45"/>
         <source>Megatron cpu_offloading_num_layers: decoder layers whose saved activations go to CPU memory</source>
         <translation>Megatron cpu_offloading_num_layers：保存的激活值移到 CPU 内存的解码层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="48"/>
+        <location filename="../megatron_rows.py" line="47"/>
         <source>Layers offloaded to CPU memory</source>
         <translation>卸载到 CPU 内存的层数</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="49"/>
+        <location filename="../megatron_rows.py" line="48"/>
         <source>embedding</source>
         <translation>嵌入层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="49"/>
+        <location filename="../megatron_rows.py" line="48"/>
         <source>loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="50"/>
+        <location filename="../megatron_rows.py" line="49"/>
         <source>Megatron account_for_embedding/loss_in_pipeline_split: each counts as one layer, so the first or last stage builds one decoder layer fewer</source>
         <translation>Megatron account_for_embedding/loss_in_pipeline_split：各算作一层，因此第一个或最后一个阶段少建一个解码层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="52"/>
+        <location filename="../megatron_rows.py" line="51"/>
         <source>Counted as a layer when splitting</source>
         <translation>划分流水线时算作一层</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="54"/>
+        <location filename="../megatron_rows.py" line="53"/>
         <source>all-to-all: each routed copy to its expert (alltoall)</source>
         <translation>all-to-all：每个路由副本发往其专家（alltoall）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="55"/>
+        <location filename="../megatron_rows.py" line="54"/>
         <source>all-gather: every rank&apos;s tokens to every rank (allgather)</source>
         <translation>all-gather：每个进程的词元发往所有进程（allgather）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="56"/>
+        <location filename="../megatron_rows.py" line="55"/>
         <source>DeepEP / HybridEP: once per node, then NVLink (flex)</source>
         <translation>DeepEP / HybridEP：每个节点发送一次，再经 NVLink 转发（flex）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="58"/>
+        <location filename="../megatron_rows.py" line="57"/>
         <source>MoE token dispatcher</source>
         <translation>MoE 词元分发器</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="59"/>
+        <location filename="../megatron_rows.py" line="58"/>
         <source>run each micro-batch&apos;s all-to-all beside another&apos;s compute</source>
         <translation>每个微批次的 all-to-all 与另一微批次的计算并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="60"/>
+        <location filename="../megatron_rows.py" line="59"/>
         <source>Megatron overlap_moe_expert_parallel_comm (combined 1F1B): one micro-batch&apos;s forward runs beside another&apos;s backward, layer by layer</source>
         <translation>Megatron overlap_moe_expert_parallel_comm（combined 1F1B）：一个微批次的前向与另一个微批次的反向逐层并行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="62"/>
+        <location filename="../megatron_rows.py" line="61"/>
         <source>MoE all-to-all overlap</source>
         <translation>MoE all-to-all 重叠</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="63"/>
+        <location filename="../megatron_rows.py" line="62"/>
         <source>run the experts&apos; MLP as fused grouped ops</source>
         <translation>专家的 MLP 以融合分组算子运行</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="65"/>
+        <location filename="../megatron_rows.py" line="64"/>
         <source>Megatron-Core use_transformer_engine_op_fuser (Transformer Engine&apos;s fused grouped-MLP ops; Megatron-Bridge&apos;s cutedsl_fused_grouped_mlp recipes turn it on): the experts&apos; activation, its clamp and their biases run inside the fused ops instead of as separate element-wise kernels that read and write every routed token. It counts in the step time of models whose experts carry biases (gpt-oss), not in the memory estimate.</source>
         <translation>Megatron-Core use_transformer_engine_op_fuser（Transformer Engine 的融合分组 MLP 算子；Megatron-Bridge 的 cutedsl_fused_grouped_mlp 配方会打开它）：专家的激活函数、其截断（clamp）和偏置在融合算子内完成，而不是作为各自独立的逐元素内核、把每个路由后的 token 读写一遍。它只影响专家带偏置的模型（gpt-oss）的步时，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="70"/>
+        <location filename="../megatron_rows.py" line="69"/>
         <source>MoE expert MLP</source>
         <translation>MoE 专家 MLP</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="71"/>
+        <location filename="../megatron_rows.py" line="70"/>
         <source>all local experts in one grouped GEMM</source>
         <translation>本卡所有专家合并为一次分组 GEMM</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="73"/>
+        <location filename="../megatron_rows.py" line="72"/>
         <source>Megatron --moe-grouped-gemm (NVIDIA&apos;s recipes turn it on; off by default in Megatron-LM): off, SequentialMLP runs one expert after another, and at expert parallelism 1 its loop copies every routed token several more times. It changes the step time, not the memory estimate.</source>
         <translation>Megatron --moe-grouped-gemm（NVIDIA 的配方会开启；Megatron-LM 默认关闭）：关闭时，SequentialMLP 逐个运行专家，且在专家并行度为 1 时，其循环会把每个路由后的 token 多复制几次。它影响单步时间，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="76"/>
+        <location filename="../megatron_rows.py" line="75"/>
         <source>MoE expert GEMMs</source>
         <translation>MoE 专家 GEMM</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="77"/>
+        <location filename="../megatron_rows.py" line="76"/>
         <source>rotary embedding in one fused kernel</source>
         <translation>旋转位置编码用一个融合内核完成</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="79"/>
+        <location filename="../megatron_rows.py" line="78"/>
         <source>Megatron apply_rope_fusion (on unless --no-rope-fusion): off, Megatron-Core rotates the queries and keys with separate element-wise kernels that read and write them several more times, and keeps a cosine and a sine table per layer for the backward (4 x sequence x rotated head width elements).</source>
         <translation>Megatron apply_rope_fusion（除非传 --no-rope-fusion，否则开启）：关闭时，Megatron-Core 用多个独立的逐元素内核旋转 query 和 key，要多读写它们几遍，并且每层为反向保留一张余弦表和一张正弦表（4 × 序列长度 × 旋转部分的头宽 个元素）。</translation>
     </message>
@@ -3342,128 +3342,128 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">Megatron apply_rope_fusion（除非传 --no-rope-fusion，否则开启）：关闭时，Megatron-Core 用多个独立的逐元素内核旋转 query 和 key，要多读写它们几遍。它影响单步时间，不影响显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="82"/>
+        <location filename="../megatron_rows.py" line="81"/>
         <source>Rotary embedding (RoPE)</source>
         <translation>旋转位置编码（RoPE）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="84"/>
-        <location filename="../megatron_rows.py" line="118"/>
+        <location filename="../megatron_rows.py" line="83"/>
+        <location filename="../megatron_rows.py" line="117"/>
         <source>as the framework does it (auto)</source>
         <translation>按框架的做法（auto）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="85"/>
+        <location filename="../megatron_rows.py" line="84"/>
         <source>none: every kernel launched on its own (none)</source>
         <translation>不使用：每个内核单独启动（none）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="86"/>
+        <location filename="../megatron_rows.py" line="85"/>
         <source>each MoE layer&apos;s router, its attention eager (moe-router)</source>
         <translation>每个 MoE 层的路由器，注意力不捕获（moe-router）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="87"/>
+        <location filename="../megatron_rows.py" line="86"/>
         <source>each layer&apos;s attention and MoE router (attention)</source>
         <translation>每层的注意力与 MoE 路由器（attention）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="88"/>
+        <location filename="../megatron_rows.py" line="87"/>
         <source>every transformer layer (layers)</source>
         <translation>每个 Transformer 层（layers）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="89"/>
+        <location filename="../megatron_rows.py" line="88"/>
         <source>the whole forward and backward (full-iteration)</source>
         <translation>整个前向与反向（full-iteration）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="92"/>
+        <location filename="../megatron_rows.py" line="91"/>
         <source>Megatron cuda_graph_scope: the captured parts replay as one graph launch instead of one launch per kernel, and captured MoE layers no longer wait for the CPU to read the token counts. It changes the step time where the CPU cannot keep the GPU busy (small layers, MoE), not the memory estimate.</source>
         <translation>Megatron cuda_graph_scope：被捕获的部分作为一次图启动重放，而不是每个内核启动一次；被捕获的 MoE 层也不再等待 CPU 读取 token 数。它在 CPU 跟不上 GPU 的情况下（小层、MoE）改变步时，不改变显存估算。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="95"/>
+        <location filename="../megatron_rows.py" line="94"/>
         <source>CUDA graphs (captured parts)</source>
         <translation>CUDA 图（捕获的部分）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="97"/>
+        <location filename="../megatron_rows.py" line="96"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="98"/>
+        <location filename="../megatron_rows.py" line="97"/>
         <source>delayed scaling (amax history)</source>
         <translation>延迟缩放（amax 历史）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="99"/>
+        <location filename="../megatron_rows.py" line="98"/>
         <source>one scale per tensor, current (tensorwise)</source>
         <translation>每个张量一个当前缩放因子（tensorwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="100"/>
+        <location filename="../megatron_rows.py" line="99"/>
         <source>a scale per 32 values (MXFP8, Blackwell)</source>
         <translation>每 32 个值一个缩放因子（MXFP8，Blackwell）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="101"/>
+        <location filename="../megatron_rows.py" line="100"/>
         <source>a scale per 128 values (blockwise)</source>
         <translation>每 128 个值一个缩放因子（blockwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="102"/>
+        <location filename="../megatron_rows.py" line="101"/>
         <source>a scale per row of each operand (torchao rowwise)</source>
         <translation>每个操作数每行一个缩放因子（torchao rowwise）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="103"/>
+        <location filename="../megatron_rows.py" line="102"/>
         <source>rowwise, weight gradients in 16 bits (torchao rowwise_with_gw_hp)</source>
         <translation>按行缩放，权重梯度保持 16 位（torchao rowwise_with_gw_hp）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="106"/>
+        <location filename="../megatron_rows.py" line="105"/>
         <source>How fp8 training scales the operands of its matrix multiplications, in each library&apos;s own names: Transformer Engine&apos;s delayed, tensorwise, MXFP8 and blockwise (Megatron --fp8-recipe), torchao&apos;s rowwise and rowwise_with_gw_hp (torchtitan). Finer scales cost more casting time. It changes the step time, and the memory where the weights are kept in fp8 (fp8 weights): MXFP8 and blockwise keep a row-wise and a column-wise copy with their scales.</source>
         <translation>fp8 训练如何缩放矩阵乘法的操作数，采用各库自己的名称：Transformer Engine 的 delayed、tensorwise、MXFP8 和 blockwise（Megatron --fp8-recipe），torchao 的 rowwise 和 rowwise_with_gw_hp（torchtitan）。缩放粒度越细，类型转换耗时越多。它影响步时；只有在权重以 fp8 保存时（fp8 权重）才影响显存：MXFP8 和 blockwise 会保留按行和按列两份副本及其缩放因子。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="112"/>
+        <location filename="../megatron_rows.py" line="111"/>
         <source>FP8 scaling recipe</source>
         <translation>FP8 缩放方案</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="113"/>
+        <location filename="../megatron_rows.py" line="112"/>
         <source>kept in fp8, no 16-bit copy</source>
         <translation>以 fp8 存放，不保留 16 位副本</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="114"/>
+        <location filename="../megatron_rows.py" line="113"/>
         <source>Megatron --fp8-param-gather: the layers&apos; linear weights are stored and gathered in fp8 (Megatron-Bridge&apos;s fp8 recipes turn it on)</source>
         <translation>Megatron --fp8-param-gather：各层的线性层权重以 fp8 存放并以 fp8 聚合（Megatron-Bridge 的 fp8 配方默认开启）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="116"/>
+        <location filename="../megatron_rows.py" line="115"/>
         <source>Layer weights</source>
         <translation>层权重</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="119"/>
+        <location filename="../megatron_rows.py" line="118"/>
         <source>gathered in fp8: each shard cast before the all-gather (on)</source>
         <translation>以 fp8 收集：每个分片在 all-gather 前转换（开）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="120"/>
+        <location filename="../megatron_rows.py" line="119"/>
         <source>gathered in 16 bits, cast after the all-gather (off)</source>
         <translation>以 16 位收集，all-gather 后再转换（关）</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="123"/>
+        <location filename="../megatron_rows.py" line="122"/>
         <source>torchao enable_fsdp_float8_all_gather: FSDP2 gathers the fp8 linear layers&apos; weights in 1 byte instead of 2, halving that traffic, and casts only its own shard (OLMo-core turns it on, torchtitan leaves it off). Tensorwise scaling only; MoE experts are not gathered this way.</source>
         <translation>torchao enable_fsdp_float8_all_gather：FSDP2 以 1 字节而非 2 字节收集 fp8 线性层的权重，这部分通信减半，并且只转换自己的分片（OLMo-core 默认开启，torchtitan 默认关闭）。仅适用于 tensorwise 缩放；MoE 专家不以此方式收集。</translation>
     </message>
     <message>
-        <location filename="../megatron_rows.py" line="126"/>
+        <location filename="../megatron_rows.py" line="125"/>
         <source>FP8 weight all-gather (FSDP2)</source>
         <translation>FP8 权重 all-gather（FSDP2）</translation>
     </message>
@@ -4679,7 +4679,7 @@ GPU-hour</source>
 <context>
     <name>ServeRentPanel</name>
     <message>
-        <location filename="../serve_rent_panel.py" line="73"/>
+        <location filename="../serve_rent_panel.py" line="72"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
@@ -4688,102 +4688,102 @@ GPU-hour</source>
         <translation type="vanished">（未指定）</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="88"/>
+        <location filename="../serve_rent_panel.py" line="87"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="89"/>
+        <location filename="../serve_rent_panel.py" line="88"/>
         <source> ms</source>
         <translation> 毫秒</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="90"/>
+        <location filename="../serve_rent_panel.py" line="89"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="95"/>
+        <location filename="../serve_rent_panel.py" line="94"/>
         <source>Users at once</source>
         <translation>同时服务的用户数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="95"/>
+        <location filename="../serve_rent_panel.py" line="94"/>
         <source>Requests served at the same time</source>
         <translation>同时服务的请求数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="96"/>
+        <location filename="../serve_rent_panel.py" line="95"/>
         <source>What the prices and budgets are in</source>
         <translation>价格和预算所用的货币</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="97"/>
+        <location filename="../serve_rent_panel.py" line="96"/>
         <source>Prompt tokens</source>
         <translation>提示词 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="97"/>
+        <location filename="../serve_rent_panel.py" line="96"/>
         <source>Prompt tokens of each request</source>
         <translation>每个请求的提示词 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="98"/>
+        <location filename="../serve_rent_panel.py" line="97"/>
         <source>Output tokens</source>
         <translation>输出 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="98"/>
+        <location filename="../serve_rent_panel.py" line="97"/>
         <source>Output tokens of each request</source>
         <translation>每个请求的输出 token 数</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="99"/>
+        <location filename="../serve_rent_panel.py" line="98"/>
         <source>Time per output token at most</source>
         <translation>每个输出 token 的时间上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="99"/>
+        <location filename="../serve_rent_panel.py" line="98"/>
         <source>TPOT at most</source>
         <translation>TPOT 上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="100"/>
+        <location filename="../serve_rent_panel.py" line="99"/>
         <source>Time to first token at most</source>
         <translation>首个 token 的时间上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="100"/>
+        <location filename="../serve_rent_panel.py" line="99"/>
         <source>TTFT at most</source>
         <translation>TTFT 上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="101"/>
+        <location filename="../serve_rent_panel.py" line="100"/>
         <source>Per hour at most</source>
         <translation>每小时上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="101"/>
+        <location filename="../serve_rent_panel.py" line="100"/>
         <source>Budget per hour for all the GPUs</source>
         <translation>所有 GPU 每小时的预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="102"/>
+        <location filename="../serve_rent_panel.py" line="101"/>
         <source>Per million at most</source>
         <translation>每百万上限</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="114"/>
+        <location filename="../serve_rent_panel.py" line="113"/>
         <source>Enter your provider&apos;s prices (the same list as training&apos;s); cost is GPUs x price only.</source>
         <translation>请填入你的云服务商的价格（与训练共用同一张表）；费用只算 GPU 数 × 价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="177"/>
+        <location filename="../serve_rent_panel.py" line="176"/>
         <source>%(n)d options to serve %(users)s users at once on %(engine)s, %(prompt)s + %(output)s tokens each (%(limits)s), cheapest per hour first. Searched in %(time)s.</source>
         <translation>%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token（%(limits)s），按每小时费用从低到高排列。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="184"/>
+        <location filename="../serve_rent_panel.py" line="183"/>
         <source>Costs per hour within %s of each other count as equal: fewer GPUs first.</source>
         <translation>每小时费用相差 %s 以内视为相同：GPU 少的在前。</translation>
     </message>
@@ -4797,12 +4797,12 @@ GPU-hour</source>
         <translation type="vanished">每小时预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="102"/>
+        <location filename="../serve_rent_panel.py" line="101"/>
         <source>Budget per million output tokens</source>
         <translation>每百万输出 token 的预算</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="96"/>
+        <location filename="../serve_rent_panel.py" line="95"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
@@ -4811,17 +4811,17 @@ GPU-hour</source>
         <translation type="vanished">应用不自带任何价格：请填入你的云服务商的收费（与训练共用同一张价格表）。费用只算 GPU 数 × 每 GPU 小时价格。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="127"/>
+        <location filename="../serve_rent_panel.py" line="126"/>
         <source>Enter prices, the users served at once and the lengths, and press Find what to rent.</source>
         <translation>填入价格、同时服务的用户数和请求长度，然后点“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="163"/>
+        <location filename="../serve_rent_panel.py" line="162"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="169"/>
+        <location filename="../serve_rent_panel.py" line="168"/>
         <source>Searching GPU types and counts…</source>
         <translation>正在搜索 GPU 型号和数量…</translation>
     </message>
@@ -4830,17 +4830,17 @@ GPU-hour</source>
         <translation type="vanished">%(n)d 个方案，用 %(engine)s 同时服务 %(users)s 个用户，每个请求 %(prompt)s + %(output)s 个 token，按每小时费用从低到高排列（相差 %(tie)s 以内视为相同：GPU 少的在前）。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="192"/>
+        <location filename="../serve_rent_panel.py" line="191"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="215"/>
+        <location filename="../serve_rent_panel.py" line="214"/>
         <source>%(n)d x %(gpu)s</source>
         <translation>%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../serve_rent_panel.py" line="217"/>
+        <location filename="../serve_rent_panel.py" line="216"/>
         <source>%(hour)s an hour, %(million)s per million output tokens</source>
         <translation>每小时 %(hour)s，每百万输出 token %(million)s</translation>
     </message>
@@ -6316,18 +6316,18 @@ GPU-hour</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="75"/>
+        <location filename="../../engine/cli.py" line="68"/>
         <location filename="../../engine/estimate_output.py" line="174"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="91"/>
+        <location filename="../../engine/cli.py" line="84"/>
         <source>More plans and the limits: python main.py fit {file}</source>
         <translation>更多方案和上限：python main.py fit {file}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="71"/>
+        <location filename="../../engine/cli.py" line="64"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
@@ -6431,7 +6431,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/fit_report.py" line="83"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="136"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="132"/>
         <source>, </source>
         <translation>，</translation>
     </message>
@@ -6677,7 +6677,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="222"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="175"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="171"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
@@ -6689,7 +6689,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="235"/>
-        <location filename="../../engine/planning/serve_rent_report.py" line="181"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="177"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
@@ -6926,37 +6926,37 @@ GPU-hour</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="70"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="65"/>
         <source>1 GPU per instance x {r} replicas</source>
         <translation>每个实例 1 个 GPU × {r} 个副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="71"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="66"/>
         <source>{g} GPUs per instance x {r} replicas</source>
         <translation>每个实例 {g} 个 GPU × {r} 个副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="72"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="67"/>
         <source>one instance on 1 GPU</source>
         <translation>1 个 GPU 上的一个实例</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="73"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="68"/>
         <source>one instance on {g} GPUs</source>
         <translation>{g} 个 GPU 上的一个实例</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="76"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="71"/>
         <source>; its slow end is over the TPOT target</source>
         <translation>；其慢端超过 TPOT 目标</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="83"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="78"/>
         <source>{hour} an hour, {million} per million output tokens</source>
         <translation>每小时 {hour}，每百万输出 token {million}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="85"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="81"/>
         <source>no price set</source>
         <translation>未设价格</translation>
     </message>
@@ -6965,72 +6965,72 @@ GPU-hour</source>
         <translation type="vanished">{n} × {gpu}（{shape}）：{cost}；每个实例容纳 {per} 个用户，TPOT {tpot:.1f} 毫秒，TTFT {ttft}，每秒输出 {tps:,.0f} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="86"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="82"/>
         <source>{n} x {gpu} ({shape}): {cost}; {users}, TPOT {tpot:.1f} ms, TTFT {ttft}, {tps:,.0f} output tokens/s</source>
         <translation>{n} × {gpu}（{shape}）：{cost}；{users}，TPOT {tpot:.1f} 毫秒，TTFT {ttft}，每秒输出 {tps:,.0f} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="101"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="97"/>
         <source>holds {holds} users per instance, serves {serves} of them</source>
         <translation>每个实例可容纳 {holds} 个用户，实际服务其中 {serves} 个</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="111"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="107"/>
         <source>likely TPOT {low:.1f} to {high:.1f} ms, {tps_low:,.0f} to {tps_high:,.0f} tokens/s</source>
         <translation>可能范围：TPOT {low:.1f} 至 {high:.1f} 毫秒，每秒 {tps_low:,.0f} 至 {tps_high:,.0f} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="116"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="112"/>
         <source>, {low} to {high} per million</source>
         <translation>，每百万 {low} 至 {high}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="126"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="122"/>
         <source>TPOT at most {ms:g} ms</source>
         <translation>TPOT 不超过 {ms:g} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="128"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="124"/>
         <source>TTFT at most {s:g} s</source>
         <translation>TTFT 不超过 {s:g} 秒</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="130"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="126"/>
         <source>at most {cost} an hour</source>
         <translation>每小时不超过 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="133"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="129"/>
         <source>at most {cost} per million output tokens</source>
         <translation>每百万输出 token 不超过 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="136"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="132"/>
         <source>no latency target or budget</source>
         <translation>无延迟目标或预算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="149"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="145"/>
         <source>Speeds here are taken at {prompt} prompt + {output} output tokens a request, finished requests replaced by new ones; an applied set-up&apos;s estimate has no such split and decodes every request at its whole context ({context} tokens), so its TPOT can differ by a few percent.</source>
         <translation>此处的速度按每个请求 {prompt} 个提示 token + {output} 个输出 token 计算，完成的请求由新请求接替；应用后的配置的估算没有这种拆分，按每个请求的完整上下文（{context} 个 token）解码，因此其 TPOT 可能相差几个百分点。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="160"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="156"/>
         <source>{gpu} ({shape})</source>
         <translation>{gpu}（{shape}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="169"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="165"/>
         <source>What to rent to serve {users:,} users at once on {engine}, {prompt:,} + {output:,} tokens each ({limits}), cheapest per hour first (within {tie} of each other: fewer GPUs first):</source>
         <translation>用 {engine} 同时服务 {users:,} 个用户、每个请求 {prompt:,} + {output:,} 个 token 该租什么（{limits}），按每小时费用从低到高（相差 {tie} 以内视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="189"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="185"/>
         <source>Cost is GPUs x price per GPU-hour only: no storage, network or host prices are added.</source>
         <translation>费用只算 GPU 数 × 每 GPU 小时价格：不含存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_rent_report.py" line="192"/>
+        <location filename="../../engine/planning/serve_rent_report.py" line="188"/>
         <source>Searched {gpus} GPU types ({options} instance sizes) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU（{options} 种实例规模），用时 {seconds}。</translation>
     </message>
@@ -7538,7 +7538,7 @@ GPU-hour</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="48"/>
+        <location filename="../../engine/models/presets.py" line="50"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
@@ -7548,7 +7548,7 @@ GPU-hour</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="49"/>
+        <location filename="../../engine/models/presets.py" line="51"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
@@ -7803,57 +7803,57 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="51"/>
+        <location filename="../../engine/models/presets.py" line="53"/>
         <source>HIP context and library workspaces</source>
         <translation>HIP 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="52"/>
+        <location filename="../../engine/models/presets.py" line="54"/>
         <source>0.75 GiB per process, CUDA&apos;s measured figure (+0.25 GiB RCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值（world size &gt; 1 时另加 0.25 GiB RCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="54"/>
+        <location filename="../../engine/models/presets.py" line="56"/>
         <source>Metal device, command queues and kernel library</source>
         <translation>Metal 设备、命令队列和内核库</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="55"/>
+        <location filename="../../engine/models/presets.py" line="57"/>
         <source>0.75 GiB per process, CUDA&apos;s measured figure: no Metal figure is measured</source>
         <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值：尚无 Metal 的实测值</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="134"/>
+        <location filename="../../engine/models/presets.py" line="136"/>
         <source>Activity Monitor</source>
         <translation>活动监视器</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="167"/>
+        <location filename="../../engine/models/presets.py" line="171"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="308"/>
+        <location filename="../../engine/models/presets.py" line="331"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="309"/>
+        <location filename="../../engine/models/presets.py" line="332"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="311"/>
+        <location filename="../../engine/models/presets.py" line="334"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="312"/>
+        <location filename="../../engine/models/presets.py" line="335"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="338"/>
+        <location filename="../../engine/models/presets.py" line="361"/>
         <source>Preset file {name} is damaged: {why}</source>
         <translation>预设文件 {name} 已损坏：{why}</translation>
     </message>
@@ -8727,54 +8727,59 @@ GPU-hour</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="46"/>
+        <location filename="../../engine/safe_read.py" line="42"/>
+        <source>A file name cannot hold a NUL character, so {name} is not read.</source>
+        <translation>文件名中不能含有 NUL 字符，因此不读取 {name}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="49"/>
         <source>{name} is a folder, not a file.</source>
         <translation>{name} 是文件夹，不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="48"/>
+        <location filename="../../engine/safe_read.py" line="51"/>
         <source>{name} is a pipe (FIFO), not a regular file; it is not read.</source>
         <translation>{name} 是管道（FIFO），不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="50"/>
+        <location filename="../../engine/safe_read.py" line="53"/>
         <source>{name} is a device or socket, not a regular file; it is not read.</source>
         <translation>{name} 是设备或套接字，不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="54"/>
-        <location filename="../../engine/safe_read.py" line="68"/>
+        <location filename="../../engine/safe_read.py" line="57"/>
+        <location filename="../../engine/safe_read.py" line="71"/>
         <source>{name} is larger than {limit}, which is more than such a file can be.</source>
         <translation>{name} 大于 {limit}，超出了此类文件可能的大小。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="79"/>
-        <location filename="../../engine/safe_read.py" line="80"/>
+        <location filename="../../engine/safe_read.py" line="82"/>
+        <location filename="../../engine/safe_read.py" line="83"/>
         <source>permission denied</source>
         <translation>没有访问权限</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="81"/>
+        <location filename="../../engine/safe_read.py" line="84"/>
         <source>there is no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="82"/>
+        <location filename="../../engine/safe_read.py" line="85"/>
         <source>its symbolic links form a loop</source>
         <translation>其符号链接构成了循环</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="83"/>
+        <location filename="../../engine/safe_read.py" line="86"/>
         <source>it is a folder</source>
         <translation>它是文件夹</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="84"/>
+        <location filename="../../engine/safe_read.py" line="87"/>
         <source>its name is too long</source>
         <translation>文件名过长</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="85"/>
+        <location filename="../../engine/safe_read.py" line="88"/>
         <source>the disk reported an input/output error</source>
         <translation>磁盘报告了输入/输出错误</translation>
     </message>
@@ -11857,12 +11862,17 @@ GPU-hour</source>
         <translation>DeepSpeed 报告一步内有 {n} 次分配器缓存清空：显存几乎已满，靠清空缓存才能继续（很慢，且接近显存不足）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/gpu_logs.py" line="59"/>
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="63"/>
         <source>This log has more than {limit} rows; it is not read.</source>
         <translation>此日志超过 {limit} 行，未读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/gpu_logs.py" line="76"/>
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="67"/>
+        <source>This log cannot be read as CSV: a row is broken or a cell is longer than 131,072 characters.</source>
+        <translation>此日志无法按 CSV 读取：某一行已损坏，或某个单元格超过 131,072 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="83"/>
         <source>This log has no GPU memory column (nvidia-smi memory.used or W&amp;B gpu.N.memoryAllocatedBytes).</source>
         <translation>此日志没有 GPU 显存列（nvidia-smi 的 memory.used 或 W&amp;B 的 gpu.N.memoryAllocatedBytes）。</translation>
     </message>
@@ -13276,12 +13286,12 @@ GPU-hour</source>
         <translation type="vanished">可能范围：首个 token 用时 {ttft}，每个输出 token {tpot}，每秒 {rate} 个 token；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="157"/>
+        <location filename="../../engine/serving/speed_band.py" line="171"/>
         <source> ({engine}&apos;s own).</source>
         <translation>（{engine} 自身的实测）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="126"/>
+        <location filename="../../engine/serving/speed_band.py" line="140"/>
         <source>time to first token</source>
         <translation>首 token 时间</translation>
     </message>
@@ -13290,53 +13300,53 @@ GPU-hour</source>
         <translation type="vanished">与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="117"/>
+        <location filename="../../engine/serving/speed_band.py" line="131"/>
         <source>Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; checked against {runs} measured runs of {sources}</source>
         <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources}的 {runs} 次实测运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="127"/>
+        <location filename="../../engine/serving/speed_band.py" line="141"/>
         <source>time per output token</source>
         <translation>每个输出 token 的时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="128"/>
+        <location filename="../../engine/serving/speed_band.py" line="142"/>
         <source>tokens/s</source>
         <translation>每秒 token 数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="144"/>
+        <location filename="../../engine/serving/speed_band.py" line="158"/>
         <source>{engine}&apos;s own: {figures}</source>
         <translation>{engine} 自己的运行：{figures}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="146"/>
+        <location filename="../../engine/serving/speed_band.py" line="160"/>
         <source>{engine} has fewer than 2 measured runs of {figures}: the runs of {family}, whose code it runs, there</source>
         <translation>{engine} 的{figures}实测运行少于 2 次：此处用其所运行代码 {family} 的运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="158"/>
+        <location filename="../../engine/serving/speed_band.py" line="172"/>
         <source> ({engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there).</source>
         <translation>（{engine} 的 {figures} 实测运行少于 2 次：该处使用所有引擎的实测运行）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="164"/>
+        <location filename="../../engine/serving/speed_band.py" line="178"/>
         <source> ({engine}&apos;s own runs {regime}).</source>
         <translation>（{engine} 自己{regime}的运行）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="168"/>
+        <location filename="../../engine/serving/speed_band.py" line="182"/>
         <source>{engine}&apos;s own runs {regime}: {figures}</source>
         <translation>{engine} 自己{regime}的运行：{figures}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="171"/>
+        <location filename="../../engine/serving/speed_band.py" line="185"/>
         <source>{engine} has fewer than 2 measured runs {regime} of {figures}: all of {engine}&apos;s runs there</source>
         <translation>{engine} {regime}的{figures}实测运行少于 2 次：此处用 {engine} 的全部运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="150"/>
-        <location filename="../../engine/serving/speed_band.py" line="175"/>
+        <location filename="../../engine/serving/speed_band.py" line="164"/>
+        <location filename="../../engine/serving/speed_band.py" line="189"/>
         <source>{engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there</source>
         <translation>{engine} 的{figures}实测运行少于 2 次：此处用所有引擎的运行</translation>
     </message>
@@ -13604,7 +13614,7 @@ GPU-hour</source>
         <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="171"/>
+        <location filename="../../engine/models/presets.py" line="188"/>
         <location filename="../../engine/timing/preset_shapes.py" line="17"/>
         <source>Preset file {name} is damaged: {entry} is missing or is not what the estimate reads there ({found}).</source>
         <translation>预设文件 {name} 已损坏：{entry} 缺失，或不是估算在此读取的内容（{found}）。</translation>
@@ -13677,12 +13687,12 @@ GPU-hour</source>
         <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="122"/>
+        <location filename="../../engine/timing/ceiling.py" line="125"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
         <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下没有已发表的运行，取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="128"/>
+        <location filename="../../engine/timing/ceiling.py" line="131"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
         <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
