@@ -235,12 +235,12 @@ def presets_copy(folder: Path) -> Iterator[None]:
         _clear_engine_caches()
 
 
-def damaged_presets(rng: random.Random, folder: Path) -> tuple[str, Path]:
-    """A copy of presets/ in `folder` with one file damaged whole: (its name, the copy)."""
+def damaged_presets(rng: random.Random, folder: Path, spare: tuple[str, ...] = ()) -> tuple[str, Path]:
+    """A copy of presets/ in `folder` with one file (not one of `spare`) damaged whole: (its name, the copy)."""
     copy = folder / "presets"
     shutil.copytree(PRESETS_DIR, copy)
-    name = rng.choice([p.name for p in sorted(PRESETS_DIR.glob("*.json"))] + ["models/llama-3-8b.json",
-                                                                              "models/qwen3-32b.json"])
+    name = rng.choice([p.name for p in sorted(PRESETS_DIR.glob("*.json")) if p.name not in spare]
+                      + ["models/llama-3-8b.json", "models/qwen3-32b.json"])
     raw, damage = (PRESETS_DIR / name).read_bytes(), rng.choice(PRESET_DAMAGE)
     (copy / name).write_bytes(raw[: rng.randrange(len(raw))] if damage is None else damage)
     return name, copy

@@ -20,7 +20,7 @@
     </message>
     <message>
         <location filename="../app.py" line="196"/>
-        <location filename="../file_actions.py" line="79"/>
+        <location filename="../file_actions.py" line="100"/>
         <location filename="../library_actions.py" line="27"/>
         <location filename="../library_actions.py" line="31"/>
         <source>Cannot open this scenario</source>
@@ -48,7 +48,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="56"/>
-        <location filename="../file_actions.py" line="170"/>
+        <location filename="../file_actions.py" line="191"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -127,61 +127,61 @@
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="69"/>
+        <location filename="../file_actions.py" line="90"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="134"/>
+        <location filename="../file_actions.py" line="155"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="142"/>
+        <location filename="../file_actions.py" line="163"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="60"/>
-        <location filename="../file_actions.py" line="159"/>
+        <location filename="../file_actions.py" line="180"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="185"/>
+        <location filename="../file_actions.py" line="206"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="114"/>
         <location filename="../config_actions.py" line="117"/>
-        <location filename="../file_actions.py" line="194"/>
-        <location filename="../file_actions.py" line="206"/>
+        <location filename="../file_actions.py" line="215"/>
+        <location filename="../file_actions.py" line="227"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="233"/>
+        <location filename="../file_actions.py" line="254"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="255"/>
+        <location filename="../file_actions.py" line="276"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="262"/>
+        <location filename="../file_actions.py" line="283"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="271"/>
+        <location filename="../file_actions.py" line="292"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="274"/>
+        <location filename="../file_actions.py" line="295"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -260,7 +260,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="133"/>
+        <location filename="../file_actions.py" line="154"/>
         <location filename="../library_actions.py" line="82"/>
         <location filename="../library_actions.py" line="85"/>
         <source>Cannot save</source>
@@ -282,12 +282,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>修改前</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="102"/>
+        <location filename="../file_actions.py" line="123"/>
         <source>Import a training config?</source>
         <translation>导入训练配置？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="103"/>
+        <location filename="../file_actions.py" line="124"/>
         <source>%1 is a %2 training config, not a scenario. Import its settings into the current set-up?</source>
         <translation>%1 是 %2 训练配置，不是场景文件。要把其中的设置导入当前配置吗？</translation>
     </message>
