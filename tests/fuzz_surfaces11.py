@@ -10,8 +10,8 @@ Families (case i takes family i % 5):
             its flags at absurd values (0, negatives, 1e308, NaN, inf, empty, 10 MB strings, escapes, markup) and its
             files paths to folders, /dev/null, /dev/zero, a FIFO, a missing file, a NUL or a 10 MB name
   presets   one presets/*.json file (or a model preset) damaged whole: cut, bytes that are not UTF-8, empty, [], null,
-            text, a number, 100,000 '[', arrays nested past Python's limit; then estimate / fit / serve-fit of a plan
-            reading it (a refusal must name the file)
+            text, a number, 100,000 '[', arrays nested past Python's limit; or (ENTRY_FILES) one value at any depth
+            made hostile; then estimate / fit / serve-fit of a plan reading it (a refusal must name the file)
   scenario  schema_version from the future, negative, text, true, a float, 10^30; version-0 files (batch_size, gpus)
             with hostile values or both names; the file cut, in UTF-16, with a NUL, binary; estimate, fit, serve-fit,
             export-config, calibrate (a file from a newer version must be refused, never read)
@@ -89,6 +89,11 @@ PLANS = [{"model": "llama-3-8b", "gpu": "h100-sxm-80gb"},
          {"model": "qwen2.5-0.5b", "gpu": "apple-m4-max-128gb", "method": "lora", "framework": "mlx"}]
 PRESET_DAMAGE = [None, b"\xff\xfe\x00garbage", b"", b"[]", b"{}", b"null", b'"x"', b"1e999", b"NaN", b"[" * 100_000,
                  b"[" * 5000 + b"]" * 5000, b'{"bands": 5, "engines": [], "servers": null, "dequant": "x"}']
+# the files whose entries h-fuzz11 checks (engine/models/presets.py checked_table); gpus.json, host_overhead.json,
+# efficiency.json, weight_formats.json and the model presets are damaged entry by entry in fuzz_surfaces8/9/10 (a GPU id
+# renamed is a plan naming a GPU the list no longer has; a transformers default changed is charged to the model)
+ENTRY_FILES = ("bnb_4bit.json", "engine_startup_band.json", "mfu_ceilings.json", "posttraining_time_bands.json",
+               "rent_servers.json", "serving_speed_bands.json", "time_error_bands.json")
 VERSIONS: list[Any] = [0, 1, SCHEMA_VERSION, SCHEMA_VERSION + 1, 99, 2**31, 2**63, 10**29, -1, 1.0, 1.5, "1", "",
                        True, False, None, [], {}, 1e308, "\x1b[2J"]
 CONFIGS = sorted(p for p in (REPO / "tests/data/configs").rglob("*") if p.is_file() and p.stat().st_size < 200_000)
@@ -242,6 +247,9 @@ def damaged_presets(rng: random.Random, folder: Path, spare: tuple[str, ...] = (
     name = rng.choice([p.name for p in sorted(PRESETS_DIR.glob("*.json")) if p.name not in spare]
                       + ["models/llama-3-8b.json", "models/qwen3-32b.json"])
     raw, damage = (PRESETS_DIR / name).read_bytes(), rng.choice(PRESET_DAMAGE)
+    if name in ENTRY_FILES and rng.random() < 0.5:  # one value at any depth made hostile, the file still JSON
+        (copy / name).write_text(json.dumps(_mutated(rng, json.loads(raw)), allow_nan=True))
+        return name, copy
     (copy / name).write_bytes(raw[: rng.randrange(len(raw))] if damage is None else damage)
     return name, copy
 
@@ -250,8 +258,10 @@ def _presets_case(rng: random.Random, folder: Path) -> tuple[str, str, list[str]
     name, copy = damaged_presets(rng, folder)
     plan = rng.choice(PLANS)
     (folder / "plan.json").write_text(json.dumps(plan))
-    command = rng.choice(["estimate", "serve-fit" if "serving_engine" in plan else "fit"])
-    argv = [command, *(["--json"] if rng.random() < 0.5 else []), str(folder / "plan.json")]
+    serving = "serving_engine" in plan
+    command = rng.choice([["estimate"], ["serve-fit"] if serving else ["fit"],
+                          ["fit", "--objective", "cost"] if serving or "tokens_to_train" in plan else ["estimate"]])
+    argv = [*command, *(["--json"] if rng.random() < 0.5 else []), str(folder / "plan.json")]
     with presets_copy(copy):
         return (*classified(argv, named=Path(name).name), argv, {"file": name, "plan": plan})
 

@@ -128,3 +128,37 @@ def test_the_window_starts_when_its_default_model_preset_is_damaged(qtbot, tmp_p
         # the default plan's GPU, on another model preset
         assert win.state.scenario.gpu == "rtx-4090" and win.state.scenario.model != "llama-3-8b"
         win.state.undo_stack.setClean()
+
+
+def _set(data: dict, path: tuple, value: object) -> None:
+    node = data
+    for part in path[:-1]:
+        node = node[part]
+    node[path[-1]] = value
+
+
+# one value inside a presets file made hostile (tests/fuzz_surfaces11.py ENTRY_FILES): each was a KeyError /
+# OverflowError / ZeroDivisionError traceback of the estimate, or a NaN in --json refused as "please report it"
+ENTRY_DAMAGE = [("time_error_bands.json", ("bands", 0, "regime"), "x", 0),  # the band of all runs gone: KeyError 'all'
+                ("time_error_bands.json", ("bands", 0, "high"), float("inf"), 0),
+                ("engine_startup_band.json", ("engines", "vllm", "band"), float("inf"), 2),  # OverflowError
+                ("mfu_ceilings.json", ("best_by_source", 0, "mfu"), 0, 0),  # ZeroDivisionError
+                ("mfu_ceilings.json", ("margin",), float("nan"), 0),
+                ("posttraining_time_bands.json", ("runs",), float("nan"), 4),  # a NaN in --json
+                ("serving_speed_bands.json", ("bands", 0, "run_ids"), [float("nan")], 2),
+                ("serving_speed_bands.json", ("bands", 0, "low"), float("-inf"), 2),
+                ("gpus.json", (0, "memory_bytes"), float("inf"), 0),  # int(inf): "plan.json could not be read"
+                ("gpus.json", (0, "id"), None, 0)]
+
+
+@pytest.mark.parametrize("name,path,value,plan", ENTRY_DAMAGE)
+def test_a_hostile_value_inside_a_presets_file_is_one_sentence_naming_it(tmp_path, name, path, value, plan):
+    copy = tmp_path / "presets"
+    shutil.copytree(PRESETS_DIR, copy)
+    data = json.loads((copy / name).read_text())
+    _set(data, path, value)
+    (copy / name).write_text(json.dumps(data, allow_nan=True))
+    (tmp_path / "plan.json").write_text(json.dumps(PLANS[plan]))
+    with presets_copy(copy):
+        err = _refusal(["estimate", "--json", str(tmp_path / "plan.json")])
+    assert f"Preset file {name} is damaged" in err, err[:300]

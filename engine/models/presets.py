@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -172,6 +173,22 @@ def read_preset_json(path: Path) -> Any:
             exc=shown(str(exc))) from exc
 
 
+def preset_number(value: Any, low: float = -math.inf, high: float = math.inf) -> float:
+    """A presets file's figure as a float in [low, high]; ValueError for text, true, NaN, inf or out of range (inside
+    checked_table: one sentence naming the file; an infinite band was an OverflowError of the estimate)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high or not math.isfinite(
+            value):
+        raise ValueError(f"{shown(repr(value))[:30]} is not a number from {low:g} to {high:g}")
+    return float(value)
+
+
+def preset_texts(value: Any) -> list[str]:
+    """A presets file's list of texts (run ids, sources, names); TypeError otherwise (a NaN in it reached --json)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"{shown(repr(value))[:30]} is not a list of texts")
+    return value
+
+
 def checked_table(name: str, data: Any, build: Callable[[Any], _Table]) -> _Table:
     """build(data): the table a preset file's JSON is read into. A field it reads that is missing or of another type
     (the file a list, null or a number, an entry without its key) is one sentence naming the file (DAMAGED), not a
@@ -180,7 +197,7 @@ def checked_table(name: str, data: Any, build: Callable[[Any], _Table]) -> _Tabl
         return build(data)
     except PresetError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError) as exc:  # int(inf) too
         entry = shown(str(exc.args[0]))[:60] if isinstance(exc, KeyError) and exc.args else "the file"
         raise PresetError(DAMAGED, name=name, entry=entry, found=shown(f"{type(exc).__name__}: {exc}")[:60]) from exc
 
@@ -272,6 +289,8 @@ def _gpu_entries(entries: list[dict[str, Any]]) -> tuple[dict[str, GpuPreset], d
     if not isinstance(entries, list) or not entries:  # a dict would iterate its keys, text its characters; [] is no GPU
         raise TypeError(f"a list of GPUs, not {shown(repr(entries))[:20]}")
     for raw in entries:
+        if not isinstance(raw["id"], str) or not raw["id"].isprintable() or not raw["id"]:  # plans name GPUs by it
+            raise TypeError(f"id {shown(repr(raw['id']))[:30]}")
         try:
             dispatch = _dispatch_seconds(raw)
         except PresetError as exc:

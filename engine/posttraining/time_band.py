@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
-from ..models.presets import PRESETS_DIR, checked_table, read_preset_json
+from ..models.presets import PRESETS_DIR, checked_table, preset_number, preset_texts, read_preset_json
 from ..timing.bands import Band
 
 POSTTRAINING_BANDS_FILE = PRESETS_DIR / "posttraining_time_bands.json"
@@ -32,9 +32,11 @@ def _file() -> dict[str, Any]:
     """The file read once: its bands per phase and what they were checked against; a field missing or of another type
     is one sentence naming the file (checked_table)."""
     return checked_table(POSTTRAINING_BANDS_FILE.name, read_preset_json(POSTTRAINING_BANDS_FILE), lambda data: {
-        "bands": {b["phase"]: Band(float(b["low"]), float(b["high"]), POSTTRAINING_REGIME, int(b["runs"]),
-                                   int(data["sources"])) for b in data["bands"]},
-        "basis": {k: data[k] for k in ("measured_set", "runs", "sources", "source_names", "frameworks", "objectives")}})
+        "bands": {b["phase"]: Band(preset_number(b["low"], -1, 10), preset_number(b["high"], -1, 10), POSTTRAINING_REGIME,
+                                   int(b["runs"]), int(data["sources"])) for b in data["bands"]},
+        "basis": {"measured_set": str(data["measured_set"]), "runs": int(preset_number(data["runs"], 0)),
+                  "sources": int(preset_number(data["sources"], 0)),
+                  **{k: preset_texts(data[k]) for k in ("source_names", "frameworks", "objectives")}}})
 
 
 def posttraining_bands() -> dict[str, Band]:
