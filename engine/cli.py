@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .cli_flags import ignored_export_flags, ignored_fit_flags, ignored_text
 from .errors import PlannerError, ScenarioError
@@ -27,17 +27,10 @@ from .estimate_output import (  # noqa: F401 - re-exported: the command line's o
 from .memory.estimate import kv_cache_bytes
 from .memory.gpu_precision import precision_cannot_run
 from .memory.timeline import step_timeline, timeline_to_json
-from .messages import QT_TRANSLATE_NOOP, one_line
+from .messages import QT_TRANSLATE_NOOP, one_line, shown
 from .models.presets import damaged_gpu_presets, damaged_model_presets, get_model_preset, gpu_presets, model_presets
 from .plan_card import change_sentence
-from .scenario import (
-    DEFAULTS,
-    SCENARIO_MAXIMA,
-    CustomGpu,
-    CustomModel,
-    Scenario,
-    resolve_model,
-)
+from .scenario import DEFAULTS, SCENARIO_MAXIMA, CustomGpu, CustomModel, Scenario, resolve_model
 from .scenario.docs import schema_markdown
 from .scenario.file import load_scenario
 from .timing.bounds import check_finite
@@ -304,9 +297,16 @@ def _add_cost_flags(p: argparse.ArgumentParser) -> None:
                    "output tokens cost at most this much")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's refusals quote what was typed whole (a 10 MB --unit): each word shown() (escaped, cut at 120)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(" ".join(shown(word) for word in message.split(" ")))
+
+
 def build_parser() -> argparse.ArgumentParser:
     # prog: the command the user ran (llm-memory-planner, llm-memory-planner-cli or main.py), as argparse finds it
-    parser = argparse.ArgumentParser(prog=Path(sys.argv[0]).name or "llm-memory-planner",
+    parser = _Parser(prog=Path(sys.argv[0]).name or "llm-memory-planner",
                                      description="LLM Memory Planner: will this run fit?", epilog=WINDOW_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("estimate", help="per-GPU memory breakdown of a scenario file")

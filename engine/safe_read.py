@@ -14,7 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-from .messages import QT_TRANSLATE_NOOP, Message
+from .messages import QT_TRANSLATE_NOOP, Message, shown
 
 # Opening a FIFO for reading blocks until a writer appears, unless O_NONBLOCK; a terminal device would become
 # the controlling terminal without O_NOCTTY. Both flags are harmless for regular files (and absent on Windows).
@@ -38,6 +38,9 @@ def size_text(n_bytes: int) -> str:
 def read_capped(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     """The bytes of a regular file of at most max_bytes; RefusedFileError (an OSError) otherwise."""
     p = Path(path)
+    if "\0" in os.fspath(path):  # no file system takes it: os.open raised ValueError, a traceback of `estimate`
+        raise RefusedFileError(Message(QT_TRANSLATE_NOOP("engine", "A file name cannot hold a NUL character, so {name} "
+                                                                   "is not read."), (("name", shown(p.name)),)))
     fd = os.open(p, _OPEN_FLAGS)
     try:
         info = os.fstat(fd)
@@ -48,11 +51,11 @@ def read_capped(path: str | os.PathLike[str], max_bytes: int) -> bytes:
                 template = QT_TRANSLATE_NOOP("engine", "{name} is a pipe (FIFO), not a regular file; it is not read.")
             else:
                 template = QT_TRANSLATE_NOOP("engine", "{name} is a device or socket, not a regular file; it is not read.")
-            raise RefusedFileError(Message(template, (("name", p.name),)))
+            raise RefusedFileError(Message(template, (("name", shown(p.name)),)))
         if info.st_size > max_bytes:
             raise RefusedFileError(Message(
                 QT_TRANSLATE_NOOP("engine", "{name} is larger than {limit}, which is more than such a file can be."),
-                (("name", p.name), ("limit", size_text(max_bytes)))))
+                (("name", shown(p.name)), ("limit", size_text(max_bytes)))))
         chunks, left = [], max_bytes + 1  # one byte more than allowed tells a file that grew since fstat
         while left > 0:
             chunk = os.read(fd, min(left, 1 << 20))
@@ -66,7 +69,7 @@ def read_capped(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     if len(data) > max_bytes:
         raise RefusedFileError(Message(
             QT_TRANSLATE_NOOP("engine", "{name} is larger than {limit}, which is more than such a file can be."),
-            (("name", p.name), ("limit", size_text(max_bytes)))))
+            (("name", shown(p.name)), ("limit", size_text(max_bytes)))))
     return data
 
 

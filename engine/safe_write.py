@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from .errors import PlannerError
-from .messages import QT_TRANSLATE_NOOP
+from .messages import QT_TRANSLATE_NOOP, shown
 
 
 class OutputFileError(PlannerError):
@@ -112,24 +112,24 @@ def _check_target(path: Path, replace_existing: bool, keep: list[Path]) -> None:
         folder_info = os.stat(path.parent)  # links above the file are the user's own layout: followed
     except FileNotFoundError:
         raise OutputFileError(QT_TRANSLATE_NOOP("engine", "The folder {folder} does not exist; create it first. "
-                                                          "Nothing was written."), folder=str(path.parent)) from None
+                                                          "Nothing was written."), folder=shown(str(path.parent))) from None
     if not stat.S_ISDIR(folder_info.st_mode):
         raise OutputFileError(QT_TRANSLATE_NOOP("engine", "{folder} is not a folder, so {name} cannot be written in "
                                                           "it. Nothing was written."),
-                              folder=str(path.parent), name=path.name)
+                              folder=shown(str(path.parent)), name=shown(path.name))
     try:
         info = os.lstat(path)
     except FileNotFoundError:
         return
     template = _refusal(path, info)
     if template is not None:
-        raise OutputFileError(template, name=str(path))
+        raise OutputFileError(template, name=shown(str(path)))
     if any(os.path.samestat(info, os.stat(k)) for k in keep if os.path.exists(k)):
         raise OutputFileError(QT_TRANSLATE_NOOP("engine", "{name} is the file being exported; choose another name. "
-                                                          "Nothing was written."), name=str(path))
+                                                          "Nothing was written."), name=shown(str(path)))
     if not replace_existing:
         raise OutputFileError(QT_TRANSLATE_NOOP("engine", "{name} already exists; add --force to replace it. "
-                                                          "Nothing was written."), name=str(path))
+                                                          "Nothing was written."), name=shown(str(path)))
 
 
 def write_output_file(path: str | os.PathLike[str], data: bytes, replace_existing: bool = False,
@@ -148,8 +148,8 @@ def write_output_file(path: str | os.PathLike[str], data: bytes, replace_existin
         atomic_write(target, data, make_folders=False, replace=replace_existing)
     except FileExistsError:  # it appeared between the check and the write
         raise OutputFileError(QT_TRANSLATE_NOOP("engine", "{name} already exists; add --force to replace it. "
-                                                          "Nothing was written."), name=str(target)) from None
+                                                          "Nothing was written."), name=shown(str(target))) from None
     except OSError as exc:  # no permission, a full disk, a link loop above the file, a name too long
         reason = (exc.strerror or type(exc).__name__).rstrip(".")
         raise OutputFileError(QT_TRANSLATE_NOOP("engine", "{name} could not be written ({reason}); nothing was "
-                                                          "changed."), name=str(target), reason=reason) from None
+                                                          "changed."), name=shown(str(target)), reason=reason) from None

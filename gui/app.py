@@ -7,11 +7,11 @@ import sys
 from PySide6.QtCore import QByteArray, QCoreApplication, QRect, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from engine import PlannerError, load_scenario, scenario_from_dict
+from engine import PlannerError, load_scenario
 from engine.models.presets import damaged_gpu_presets, damaged_model_presets
 from engine.models.weight_formats import damaged_weight_formats
 
-from .file_actions import DEFAULT_SCENARIO
+from .file_actions import default_scenario
 from .i18n import install_language, system_language, tr_error
 from .icon import app_icon
 from .main_window import MainWindow
@@ -38,7 +38,7 @@ def build_window(
     library = ScenarioLibrary()
     save_problem = library.start_up() if restore else None  # temp-file cleanup, retention, can we write?
     values = settings.values
-    default = scenario_from_dict(DEFAULT_SCENARIO)
+    default = default_scenario()
     scenario = default
     library_id = version = None
     if scenario_path:

@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, qVersion
 from PySide6.QtWidgets import QMessageBox
 
-from engine import PlannerError, load_scenario, scenario_from_dict
+from engine import PlannerError, Scenario, ScenarioError, load_scenario, scenario_from_dict
 from engine.configs import detect
 from engine.configs.reading import read_text
 from engine.messages import one_line
@@ -44,6 +44,27 @@ DEFAULT_SCENARIO = {
 }
 
 
+def default_scenario() -> Scenario:
+    """DEFAULT_SCENARIO; where presets/ has lost its model or its GPU (models/llama-3-8b.json or its gpus.json entry
+    damaged: a ScenarioError stopped the window from starting), the same plan on the first model and GPU presets that
+    read, so the window starts and its status bar names the damaged file. No GPU preset at all: the error stands."""
+    try:
+        return scenario_from_dict(DEFAULT_SCENARIO)
+    except ScenarioError as exc:
+        if exc.key not in ("model", "gpu"):
+            raise
+        first_error = exc
+    from engine.models.presets import gpu_presets, model_presets
+
+    for model in [DEFAULT_SCENARIO["model"], *model_presets()]:
+        for gpu in [DEFAULT_SCENARIO["gpu"], *gpu_presets()]:
+            try:
+                return scenario_from_dict({**DEFAULT_SCENARIO, "model": model, "gpu": gpu})
+            except ScenarioError:
+                continue
+    raise first_error
+
+
 def confirm_discard(win: PlannerWindow) -> bool:
     if not win.state.is_dirty():
         return True
@@ -56,7 +77,7 @@ def confirm_discard(win: PlannerWindow) -> bool:
 def new_scenario(win: PlannerWindow) -> bool:
     if not confirm_discard(win):
         return False
-    win.state.load(scenario_from_dict(DEFAULT_SCENARIO))
+    win.state.load(default_scenario())
     win.library_version = None
     return True
 

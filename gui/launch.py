@@ -14,6 +14,8 @@ import os
 import sys
 from dataclasses import dataclass
 
+from engine.messages import shown
+
 from .version import version  # noqa: F401 - gui.launch.version stays importable
 
 CLI_COMMANDS = {"estimate", "fit", "serve-fit", "presets", "kv-cache", "schema", "import", "export-config",
@@ -51,6 +53,17 @@ def cli_translators(language: str) -> tuple:
             lambda text: QCoreApplication.translate("Fields", text))
 
 
+def drop_cli_translator() -> None:
+    """Removes what cli_translators installed, so a later command in the same process speaks English again."""
+    from PySide6.QtCore import QCoreApplication
+
+    app = QCoreApplication.instance()
+    translator = getattr(app, "_planner_translator", None)
+    if app is not None and translator is not None:
+        app.removeTranslator(translator)
+        app._planner_translator = None
+
+
 @dataclass
 class WindowOptions:
     scenario: str | None = None
@@ -65,9 +78,21 @@ class UsageError(ValueError):
     """A command-line mistake: one sentence, exit status 2."""
 
 
+def _quoted(text: str) -> str:
+    """A value the person typed, quoted in the sentence: escapes shown as text, cut (engine/messages.py shown): a
+    10 MB --size or an unknown command of 10 MB was echoed whole, an ESC in an unknown option raw."""
+    return shown(repr(text))
+
+
+def _not_a_language(language: str) -> str:
+    return f"--lang must be one of {', '.join(LANGS)}, not {_quoted(language)}"
+
+
 def _value(argv: list[str], i: int, flag: str, example: str) -> str:
     if i + 1 >= len(argv) or argv[i + 1].startswith("--"):
         raise UsageError(f"{flag} needs a value, e.g. {flag} {example}")
+    if "\0" in argv[i + 1]:  # Qt cuts a file name at NUL: --screenshot "b<NUL>c.png" wrote the PNG to a file "b"
+        raise UsageError(f"{flag} cannot hold a NUL character")
     return argv[i + 1]
 
 
@@ -81,7 +106,7 @@ def _refuse_unknown_command(word: str) -> None:
 
     near = difflib.get_close_matches(word, sorted(CLI_COMMANDS), n=1, cutoff=0.6)
     hint = f" (did you mean {near[0]}?)" if near else ""
-    raise UsageError(f"unknown command {word!r}{hint}; the commands are {', '.join(sorted(CLI_COMMANDS))}, "
+    raise UsageError(f"unknown command {_quoted(word)}{hint}; the commands are {', '.join(sorted(CLI_COMMANDS))}, "
                      "and a scenario file (SCENARIO.json) opens the window; try --help")
 
 
@@ -98,24 +123,24 @@ def parse_window_args(argv: list[str]) -> WindowOptions:
             try:
                 width, height = (int(v) for v in text.lower().split("x"))
             except ValueError:
-                raise UsageError(f"--size must be WIDTHxHEIGHT in pixels, e.g. 1366x768, not {text!r}") from None
+                raise UsageError(f"--size must be WIDTHxHEIGHT in pixels, e.g. 1366x768, not {_quoted(text)}") from None
             if not (320 <= width <= 8192 and 240 <= height <= 8192):
-                raise UsageError(f"--size must be between 320x240 and 8192x8192, not {text!r}")
+                raise UsageError(f"--size must be between 320x240 and 8192x8192, not {_quoted(text)}")
             opts.size = (width, height)
         elif arg == "--lang":
             opts.language = _value(argv, i, arg, "zh_CN")
             if opts.language not in LANGS:
-                raise UsageError(f"--lang must be one of {', '.join(LANGS)}, not {opts.language!r}")
+                raise UsageError(_not_a_language(opts.language))
         elif arg == "--theme":
             opts.theme = _value(argv, i, arg, "dark")
             if opts.theme not in THEMES:
-                raise UsageError(f"--theme must be light or dark, not {opts.theme!r}")
+                raise UsageError(f"--theme must be light or dark, not {_quoted(opts.theme)}")
         elif arg == "--tab":
             opts.tab = _value(argv, i, arg, "suggestions")
             if opts.tab not in TABS:
-                raise UsageError(f"--tab must be one of {', '.join(TABS)}, not {opts.tab!r}")
+                raise UsageError(f"--tab must be one of {', '.join(TABS)}, not {_quoted(opts.tab)}")
         elif arg.startswith("--"):
-            raise UsageError(f"unknown option {arg}; try --help")
+            raise UsageError(f"unknown option {shown(arg)}; try --help")
         else:
             if opts.scenario is None and i == 0:
                 _refuse_unknown_command(arg)
@@ -136,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     cli_language = None
     if len(argv) >= 3 and argv[0] == "--lang" and argv[2] in CLI_COMMANDS:
         cli_language, argv = argv[1], argv[2:]
+        if cli_language not in LANGS:  # a name of 10 MB was a traceback (its catalogue's file name too long)
+            print(f"error: {_not_a_language(cli_language)}", file=sys.stderr)
+            return 2
     if argv and argv[0] not in CLI_COMMANDS and ("-h" in argv or "--help" in argv):  # the window's options too
         try:
             if not argv[0].startswith("-"):
@@ -148,7 +176,10 @@ def main(argv: list[str] | None = None) -> int:
         from engine.cli import main as cli_main
 
         if cli_language and cli_language != "en":
-            return cli_main(argv, *cli_translators(cli_language))
+            try:
+                return cli_main(argv, *cli_translators(cli_language))
+            finally:
+                drop_cli_translator()  # one command's language, not the process's (tests run many in one)
         return cli_main(argv)
     try:
         opts = parse_window_args(argv)

@@ -89,7 +89,7 @@ def _delete_windows() -> None:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
-    if app is None:
+    if not isinstance(app, QApplication):  # none, or the command line's QCoreApplication (gui/launch.py): no widgets
         return
     for widget in app.topLevelWidgets():
         widget.close()

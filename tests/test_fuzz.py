@@ -153,6 +153,27 @@ def test_the_serve_rent_tab_and_the_window_on_damaged_session_20_presets(qtbot):
     assert counts["ok"] > 10 and counts["cases: damaged presets"] == 3, dict(counts)
 
 
+@posix_only
+def test_every_command_presets_files_scenarios_imports_and_readers_end_in_a_sane_answer_or_one_short_sentence():
+    """h-fuzz11 (tests/fuzz_surfaces11.py): every command and flag at absurd values and paths, a presets file damaged
+    whole, schema_version and the version-0 migration, importers' configs made hostile, diagnose's inputs cut."""
+    import fuzz_surfaces11
+
+    counts = fuzz_surfaces11.fuzz_surfaces11(60, seed=2101)
+    assert counts["ok"] + counts["refused"] == 60, dict(counts)
+    assert counts["ok"] > 5 and counts["refused"] > 5, dict(counts)  # both kinds are generated
+
+
+@posix_only
+def test_the_window_starts_on_a_damaged_storage_or_presets_file_and_says_one_line(qtbot):
+    """h-fuzz11 (tests/fuzz_window11.py): settings.json, catalog.json, a library scenario or a presets file damaged."""
+    import fuzz_window11
+
+    counts = fuzz_window11.fuzz_window11(6, seed=2102)
+    assert fuzz.failures({"window": counts}) == 0, dict(counts)
+    assert counts["cases: storage"] == 3 and counts["cases: presets"] == 3, dict(counts)
+
+
 def test_plan_cards_read_back_identical_or_are_refused_in_one_line():
     """Issue 25 item 4: intact plan cards open as their scenario; damaged or hostile ones are refused."""
     import fuzz_card

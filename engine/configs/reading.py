@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from ..errors import PlannerError
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, shown
 from ..safe_read import RefusedFileError, read_capped, unreadable_why
 
 MAX_CONFIG_BYTES = 1024 * 1024  # real training configs are a few kilobytes
@@ -59,7 +59,7 @@ def read_text(path: str | Path) -> tuple[str, str]:
         raise ConfigFileError(exc.message.template, **dict(exc.message.params)) from exc
     except OSError as exc:
         raise ConfigFileError(
-            QT_TRANSLATE_NOOP("engine", "Cannot read {name}: {why}."), name=p.name, why=unreadable_why(exc)
+            QT_TRANSLATE_NOOP("engine", "Cannot read {name}: {why}."), name=shown(p.name), why=unreadable_why(exc)
         ) from exc
     return p.name, decode(p.name, raw)
 

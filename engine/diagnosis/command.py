@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PlannerError
-from ..messages import QT_TRANSLATE_NOOP
+from ..messages import QT_TRANSLATE_NOOP, shown
 from ..safe_read import read_capped, unreadable_why
 from ..scenario.format import Scenario, resolve_model
 from ..workloads import estimate
@@ -34,7 +34,7 @@ def read_input(path: str) -> bytes:
     try:
         return read_capped(path, MAX_FILE_BYTES)
     except OSError as exc:
-        raise PlannerError(QT_TRANSLATE_NOOP("engine", "Cannot read {name}: {why}."), name=Path(path).name,
+        raise PlannerError(QT_TRANSLATE_NOOP("engine", "Cannot read {name}: {why}."), name=shown(Path(path).name),
                            why=unreadable_why(exc).rstrip(".")) from None
 
 

@@ -54,11 +54,18 @@ def _thin(points: list[tuple[float, int]]) -> tuple[tuple[float, int], ...]:
 
 def _rows(text: str) -> list[list[str]]:
     rows = []
-    for i, row in enumerate(csv.reader(io.StringIO(text))):
-        if i > MAX_ROWS:
-            raise PlannerError(QT_TRANSLATE_NOOP("engine", "This log has more than {limit} rows; it is not read."),
-                               limit=f"{MAX_ROWS:,}")
-        rows.append([cell.strip() for cell in row])
+    # newline="": the csv module's own line endings (a lone CR ends a row; with StringIO's default it was a csv.Error
+    # "new-line character seen in unquoted field", a traceback of diagnose)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        for i, row in enumerate(reader):
+            if i > MAX_ROWS:
+                raise PlannerError(QT_TRANSLATE_NOOP("engine", "This log has more than {limit} rows; it is not read."),
+                                   limit=f"{MAX_ROWS:,}")
+            rows.append([cell.strip() for cell in row])
+    except csv.Error:  # a cell past csv's field limit (131,072 characters), a quote left open at the end
+        raise PlannerError(QT_TRANSLATE_NOOP("engine", "This log cannot be read as CSV: a row is broken or a cell is "
+                                                       "longer than 131,072 characters.")) from None
     return rows
 
 

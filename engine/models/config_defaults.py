@@ -23,10 +23,11 @@ def class_defaults() -> dict[str, dict[str, Any]]:
     """model_type -> {key: default} (empty when the table is missing: keys then fall back as before)."""
     try:
         table = json.loads(DEFAULTS_FILE.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # RecursionError: arrays nested past Python's limit
         return {}
     found = table.get("defaults") if isinstance(table, dict) else None
-    return found if isinstance(found, dict) else {}
+    # a model type's entry that is not an object is left out as the whole table is ({**entry} was a TypeError)
+    return {k: v for k, v in found.items() if isinstance(v, dict)} if isinstance(found, dict) else {}
 
 
 def with_class_defaults(cfg: dict[str, Any], model_type: str) -> dict[str, Any]:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import PlannerError, PresetError
 from ..messages import QT_TRANSLATE_NOOP, shown
@@ -16,6 +18,7 @@ from .architecture import ModelSpec
 from .hf_config import model_from_hf_config
 
 PRESETS_DIR = data_dir("presets")
+_Table = TypeVar("_Table")
 
 
 @dataclass(frozen=True)
@@ -162,10 +165,41 @@ def read_preset_json(path: Path) -> Any:
     """A preset data file's JSON; an unreadable or malformed file is one sentence naming it (PresetError)."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
+        # ValueError: malformed JSON, and bytes that are not UTF-8 (UnicodeDecodeError, a traceback of every command
+        # before); RecursionError: arrays nested past Python's limit ("[" x 100,000 named the scenario, not the file)
         raise PresetError(
-            QT_TRANSLATE_NOOP("engine", "Preset file {name} cannot be read: {exc}"), name=path.name, exc=exc
-        ) from exc
+            QT_TRANSLATE_NOOP("engine", "Preset file {name} cannot be read: {exc}"), name=path.name,
+            exc=shown(str(exc))) from exc
+
+
+def preset_number(value: Any, low: float = -math.inf, high: float = math.inf) -> float:
+    """A presets file's figure as a float in [low, high]; ValueError for text, true, NaN, inf or out of range (inside
+    checked_table: one sentence naming the file; an infinite band was an OverflowError of the estimate)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high or not math.isfinite(
+            value):
+        raise ValueError(f"{shown(repr(value))[:30]} is not a number from {low:g} to {high:g}")
+    return float(value)
+
+
+def preset_texts(value: Any) -> list[str]:
+    """A presets file's list of texts (run ids, sources, names); TypeError otherwise (a NaN in it reached --json)."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"{shown(repr(value))[:30]} is not a list of texts")
+    return value
+
+
+def checked_table(name: str, data: Any, build: Callable[[Any], _Table]) -> _Table:
+    """build(data): the table a preset file's JSON is read into. A field it reads that is missing or of another type
+    (the file a list, null or a number, an entry without its key) is one sentence naming the file (DAMAGED), not a
+    KeyError / TypeError of every estimate, nor a "could not be read" naming the scenario."""
+    try:
+        return build(data)
+    except PresetError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError) as exc:  # int(inf) too
+        entry = shown(str(exc.args[0]))[:60] if isinstance(exc, KeyError) and exc.args else "the file"
+        raise PresetError(DAMAGED, name=name, entry=entry, found=shown(f"{type(exc).__name__}: {exc}")[:60]) from exc
 
 
 DAMAGED = QT_TRANSLATE_NOOP("engine", "Preset file {name} is damaged: {entry} is missing or is not what the estimate "
@@ -246,9 +280,17 @@ def _gpu_catalog() -> tuple[dict[str, GpuPreset], dict[str, PresetError]]:
     """The GPU presets, and per id of an entry whose checked field is damaged (metal_dispatch_seconds) the sentence
     naming the file: that GPU is left out and a plan naming it refused with the sentence; the others, and the window
     (its default plan checks its GPU against the list), start as they were."""
+    return checked_table("gpus.json", read_preset_json(PRESETS_DIR / "gpus.json"), _gpu_entries)
+
+
+def _gpu_entries(entries: list[dict[str, Any]]) -> tuple[dict[str, GpuPreset], dict[str, PresetError]]:
     presets: dict[str, GpuPreset] = {}
     damaged: dict[str, PresetError] = {}
-    for raw in read_preset_json(PRESETS_DIR / "gpus.json"):
+    if not isinstance(entries, list) or not entries:  # a dict would iterate its keys, text its characters; [] is no GPU
+        raise TypeError(f"a list of GPUs, not {shown(repr(entries))[:20]}")
+    for raw in entries:
+        if not isinstance(raw["id"], str) or not raw["id"].isprintable() or not raw["id"]:  # plans name GPUs by it
+            raise TypeError(f"id {shown(repr(raw['id']))[:30]}")
         try:
             dispatch = _dispatch_seconds(raw)
         except PresetError as exc:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..messages import QT_TRANSLATE_NOOP, Message, message
-from ..models.presets import PRESETS_DIR, read_preset_json
+from ..models.presets import PRESETS_DIR, checked_table, read_preset_json
 from ..units import format_bytes
 
 SERVERS_FILE = PRESETS_DIR / "rent_servers.json"
@@ -50,8 +50,9 @@ class NodeHost:
 
 @cache
 def servers() -> dict[str, Server]:
-    raw = read_preset_json(SERVERS_FILE)["servers"]
-    return {gpu: Server(d["server"], int(d["gpus"]), d["host_memory_bytes"], d["source"]) for gpu, d in raw.items()}
+    return checked_table(SERVERS_FILE.name, read_preset_json(SERVERS_FILE), lambda data: {
+        gpu: Server(d["server"], int(d["gpus"]), d["host_memory_bytes"], d["source"])
+        for gpu, d in data["servers"].items()})
 
 
 def node_host(gpu: str, gpus_per_node: int, user_bytes: int | None = None, unit: str = "GiB") -> NodeHost:

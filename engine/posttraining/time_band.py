@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
-from ..models.presets import PRESETS_DIR, read_preset_json
+from ..models.presets import PRESETS_DIR, checked_table, preset_number, preset_texts, read_preset_json
 from ..timing.bands import Band
 
 POSTTRAINING_BANDS_FILE = PRESETS_DIR / "posttraining_time_bands.json"
@@ -29,20 +29,24 @@ BAND_PHASES = ("generation", "scoring", "update")
 
 @cache
 def _file() -> dict[str, Any]:
-    return read_preset_json(POSTTRAINING_BANDS_FILE)
+    """The file read once: its bands per phase and what they were checked against; a field missing or of another type
+    is one sentence naming the file (checked_table)."""
+    return checked_table(POSTTRAINING_BANDS_FILE.name, read_preset_json(POSTTRAINING_BANDS_FILE), lambda data: {
+        "bands": {b["phase"]: Band(preset_number(b["low"], -1, 10), preset_number(b["high"], -1, 10), POSTTRAINING_REGIME,
+                                   int(b["runs"]), int(data["sources"])) for b in data["bands"]},
+        "basis": {"measured_set": str(data["measured_set"]), "runs": int(preset_number(data["runs"], 0)),
+                  "sources": int(preset_number(data["sources"], 0)),
+                  **{k: preset_texts(data[k]) for k in ("source_names", "frameworks", "objectives")}}})
 
 
 def posttraining_bands() -> dict[str, Band]:
     """Phase ("step" and BAND_PHASES) -> its band; empty when the file holds no measured runs."""
-    data = _file()
-    return {b["phase"]: Band(float(b["low"]), float(b["high"]), POSTTRAINING_REGIME, int(b["runs"]),
-                             int(data["sources"])) for b in data["bands"]}
+    return dict(_file()["bands"])
 
 
 def posttraining_band_basis() -> dict[str, Any]:
     """What the bands were checked against: runs, sources (their names), frameworks and objectives."""
-    data = _file()
-    return {k: data[k] for k in ("measured_set", "runs", "sources", "source_names", "frameworks", "objectives")}
+    return dict(_file()["basis"])
 
 
 __all__ = ["BAND_PHASES", "POSTTRAINING_BANDS_FILE", "POSTTRAINING_REGIME", "POSTTRAINING_REGIME_WORD", "STEP",

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..bounded_json import JsonBoundError, parse_json
 from ..errors import PresetError, ScenarioError
-from ..messages import QT_TRANSLATE_NOOP, message
+from ..messages import QT_TRANSLATE_NOOP, message, shown
 from ..safe_read import RefusedFileError, read_capped
 from . import MAX_SCENARIO_BYTES, SCHEMA_VERSION, Scenario, scenario_from_dict
 from .card_file import is_card, scenario_json_in_card
@@ -107,13 +107,13 @@ def read_scenario_file(path: str | Path, label: str | None = None) -> tuple[byte
     try:
         raw = read_capped(p, MAX_SCENARIO_BYTES)
     except RefusedFileError as exc:
-        raise ScenarioError(label or p.name, "{p}", p=exc.message) from None
+        raise ScenarioError(label or shown(p.name), "{p}", p=exc.message) from None
     except OSError as exc:
-        raise ScenarioError(label or p.name, QT_TRANSLATE_NOOP("engine", "cannot be read: {p}."),
+        raise ScenarioError(label or shown(p.name), QT_TRANSLATE_NOOP("engine", "cannot be read: {p}."),
                             p=exc.strerror or exc) from None
     if is_card(raw):  # a plan card (PDF or PNG) opens as the scenario it carries
-        raw = scenario_json_in_card(raw, label or p.name)
-    scenario, version = parse_scenario_bytes(raw, label or p.name)
+        raw = scenario_json_in_card(raw, label or shown(p.name))
+    scenario, version = parse_scenario_bytes(raw, label or shown(p.name))
     return raw, scenario, version
 
 

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
-from ..models.presets import PRESETS_DIR, read_preset_json
+from ..models.presets import PRESETS_DIR, checked_table, preset_number, preset_texts, read_preset_json
 from ..range_words import likely_range_words, sources_words
 from ..units import format_count, format_seconds
 from .result import engine_name
@@ -51,7 +51,24 @@ class SpeedRange:
 
 @cache
 def _file() -> dict[str, Any]:
-    return read_preset_json(SERVING_BANDS_FILE)
+    return checked_table(SERVING_BANDS_FILE.name, read_preset_json(SERVING_BANDS_FILE), _checked_bands)
+
+
+def _checked_bands(data: dict[str, Any]) -> dict[str, Any]:
+    """The file with the fields the ranges read, each of its type (a KeyError / TypeError otherwise, which
+    checked_table turns into one sentence naming the file)."""
+    if not isinstance(data["measured_set"], str):
+        raise TypeError("measured_set")
+    kinds = {"engine": str, "metric": str, "runs": int, "run_ids": list, "source_urls": list, "low": int | float,
+             "high": int | float}
+    for b in data["bands"]:
+        wrong = [k for k, kind in kinds.items() if not isinstance(b[k], kind) or isinstance(b[k], bool)]
+        if wrong or not isinstance(b.get("regime", ""), str):
+            raise TypeError(f"bands: {', '.join(wrong) or 'regime'}")
+        for bound in ("low", "high"):  # finite shares: a range is the figure x (1 + them)
+            preset_number(b[bound], -1, 10)
+        preset_texts(b["run_ids"]), preset_texts(b["source_urls"])  # shown in --json
+    return data
 
 
 def speed_bands() -> dict[tuple[str, str], dict[str, Any]]:

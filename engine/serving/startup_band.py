@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..models.presets import PRESETS_DIR, read_preset_json
+from ..models.presets import PRESETS_DIR, checked_table, preset_number, read_preset_json
 
 BAND_FILE = PRESETS_DIR / "engine_startup_band.json"
 
@@ -22,8 +22,8 @@ BAND_FILE = PRESETS_DIR / "engine_startup_band.json"
 @cache
 def bands() -> dict[str, float]:
     """Every engine's band, read once (write_band_file clears it)."""
-    data = read_preset_json(BAND_FILE)
-    return {engine: float(entry["band"]) for engine, entry in data["engines"].items()}
+    return checked_table(BAND_FILE.name, read_preset_json(BAND_FILE), lambda data: {
+        engine: preset_number(entry["band"], 0, 1) for engine, entry in data["engines"].items()})  # a share of the budget
 
 
 def startup_band(engine: str) -> float:

@@ -12,9 +12,9 @@ another's runs) take the band of all runs. No Qt."""
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from ..models.presets import PRESETS_DIR, read_preset_json
+from ..models.presets import PRESETS_DIR, checked_table, preset_number, read_preset_json
 
 BANDS_FILE = PRESETS_DIR / "time_error_bands.json"
 ALL = "all"
@@ -30,9 +30,17 @@ class Band(NamedTuple):
 
 @cache
 def _bands() -> dict[str, Band]:
-    data = read_preset_json(BANDS_FILE)
-    return {b["regime"]: Band(float(b["low"]), float(b["high"]), b["regime"], int(b["runs"]), int(b.get("sources", 0)))
-            for b in data["bands"]}
+    return checked_table(BANDS_FILE.name, read_preset_json(BANDS_FILE), _read_bands)
+
+
+def _read_bands(data: dict[str, Any]) -> dict[str, Band]:
+    """Regime -> band; the band of all runs must be there (time_band's fallback: a KeyError of every estimate), each
+    bound a finite share above -1 (the step times' range multiplies by 1 + it)."""
+    bands = {b["regime"]: Band(preset_number(b["low"], -1, 10), preset_number(b["high"], -1, 10), b["regime"],
+                               int(b["runs"]), int(b.get("sources", 0))) for b in data["bands"]}
+    if ALL not in bands:
+        raise KeyError(f"bands.{ALL}")
+    return bands
 
 
 def time_band(framework: str) -> Band:

@@ -15,11 +15,12 @@ dequantise their own way and keep the generic count (packed read, compute-dtype 
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import Any, NamedTuple
 
 from ..frameworks.defaults import defaults_for
-from ..models.presets import PRESETS_DIR, read_preset_json
+from ..models.presets import PRESETS_DIR, checked_table, read_preset_json
 from ..scenario import Scenario, resolve_model
 
 BNB_FILE = PRESETS_DIR / "bnb_4bit.json"
@@ -27,7 +28,22 @@ BNB_FILE = PRESETS_DIR / "bnb_4bit.json"
 
 @cache
 def bnb_figures() -> dict[str, Any]:
-    return read_preset_json(BNB_FILE)
+    return checked_table(BNB_FILE.name, read_preset_json(BNB_FILE), _checked_figures)
+
+
+def _checked_figures(data: dict[str, Any]) -> dict[str, Any]:
+    """The file with every figure the two readers below take, each a finite number >= 0 (a block size above 0); a
+    KeyError / TypeError / ValueError otherwise, which checked_table turns into one sentence naming the file."""
+    d, host = data["dequant"], data["host"]
+    figures = [d["blocksize"], d["absmax_bytes_per_block"], d["nested_bytes_per_block"],
+               host["function_apply_seconds"]["value"], host["forward"]["function_applies"]]
+    for part in (host["forward"], host["backward"]):
+        figures += [part[k][i] for k in ("launches", "dispatcher_calls", "binding_calls") for i in (0, 1)]
+        figures += [part["subclass_calls"], part.get("python_calls", 0)]
+    if any(isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v < math.inf for v in figures) or not (
+            d["blocksize"] > 0):
+        raise ValueError("a figure is not a finite number >= 0")
+    return data
 
 
 class QuantBase(NamedTuple):

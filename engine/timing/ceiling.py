@@ -46,7 +46,7 @@ from typing import Any, NamedTuple
 
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
-from ..models.presets import PRESETS_DIR, get_gpu, read_preset_json
+from ..models.presets import PRESETS_DIR, checked_table, get_gpu, preset_number, read_preset_json
 from ..scenario import Scenario
 from .hardware import rate_share
 from .mfu import gradient_shares
@@ -82,15 +82,19 @@ def ceiling_format(gpu_id: str, fmt: str) -> str:
 
 @cache
 def _table() -> dict[str, Any]:
-    data = read_preset_json(CEILINGS_FILE)
+    return checked_table(CEILINGS_FILE.name, read_preset_json(CEILINGS_FILE), _read_table)
+
+
+def _read_table(data: dict[str, Any]) -> dict[str, Any]:
     by_gpu: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
     by_arch: dict[tuple[str, str, str, str], list[dict[str, Any]]] = {}
     for entry in data["best_by_source"]:
+        preset_number(entry["mfu"], 1e-6, 1)  # a share of the peak: 0 was a ZeroDivisionError of the estimate
         fmt = ceiling_format(entry["gpu"], entry["format"])
         by_gpu.setdefault((entry["gpu"], fmt, entry["kind"], entry["training"]), []).append(entry)
         if entry["arch"] != "default":
             by_arch.setdefault((entry["arch"], fmt, entry["kind"], entry["training"]), []).append(entry)
-    return {"margin": float(data["margin"]), "gpu": by_gpu, "arch": by_arch}
+    return {"margin": preset_number(data["margin"], 0, 1), "gpu": by_gpu, "arch": by_arch}
 
 
 class _Found(NamedTuple):

@@ -20,7 +20,7 @@
     </message>
     <message>
         <location filename="../app.py" line="196"/>
-        <location filename="../file_actions.py" line="79"/>
+        <location filename="../file_actions.py" line="100"/>
         <location filename="../library_actions.py" line="28"/>
         <location filename="../library_actions.py" line="32"/>
         <source>Cannot open this scenario</source>
@@ -48,7 +48,7 @@
     </message>
     <message>
         <location filename="../dialogs.py" line="56"/>
-        <location filename="../file_actions.py" line="170"/>
+        <location filename="../file_actions.py" line="191"/>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
     </message>
@@ -127,62 +127,62 @@
         <translation>先保存对“%s”的更改吗？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="69"/>
+        <location filename="../file_actions.py" line="90"/>
         <source>Open a scenario</source>
         <translation>打开场景</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="134"/>
+        <location filename="../file_actions.py" line="155"/>
         <source>%1 could not be written (%2); nothing was changed on disk.</source>
         <translation>无法写入 %1（%2）；磁盘上的内容未被更改。</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="142"/>
+        <location filename="../file_actions.py" line="163"/>
         <source>Save scenario as</source>
         <translation>场景另存为</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="60"/>
-        <location filename="../file_actions.py" line="159"/>
+        <location filename="../file_actions.py" line="180"/>
         <source>Import %s</source>
         <translation>导入 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="196"/>
+        <location filename="../file_actions.py" line="217"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../config_actions.py" line="114"/>
         <location filename="../config_actions.py" line="117"/>
-        <location filename="../file_actions.py" line="208"/>
-        <location filename="../file_actions.py" line="220"/>
+        <location filename="../file_actions.py" line="229"/>
+        <location filename="../file_actions.py" line="241"/>
         <source>Exported %s</source>
         <translation>已导出 %s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="194"/>
-        <location filename="../file_actions.py" line="247"/>
+        <location filename="../file_actions.py" line="215"/>
+        <location filename="../file_actions.py" line="268"/>
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="269"/>
+        <location filename="../file_actions.py" line="290"/>
         <source>How the numbers are computed</source>
         <translation>数值是如何计算的</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="276"/>
+        <location filename="../file_actions.py" line="297"/>
         <source>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;Will this training run fit on my GPUs, and if not, what do I change?&lt;br&gt;Numbers are checked against traced training steps; see docs/accuracy.md.&lt;br&gt;Python %(python)s · Qt %(qt)s</source>
         <translation>&lt;b&gt;LLM Memory Planner&lt;/b&gt; %(version)s&lt;br&gt;这次训练放得进我的 GPU 吗？放不下该改什么？&lt;br&gt;数字已与实测训练步核对；见 docs/accuracy.md。&lt;br&gt;Python %(python)s · Qt %(qt)s</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="285"/>
+        <location filename="../file_actions.py" line="306"/>
         <source>About LLM Memory Planner</source>
         <translation>关于 LLM Memory Planner</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="288"/>
+        <location filename="../file_actions.py" line="309"/>
         <source>
 &lt;h3&gt;Per GPU, at each moment of a training step&lt;/h3&gt;
 &lt;p&gt;&lt;b&gt;Model states&lt;/b&gt;: weights, gradients, fp32 master copy and optimizer states, each
@@ -261,7 +261,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>自你打开以来，“%s”已在磁盘上被更改（可能是另一个窗口？）。要将你的版本另存为副本，还是覆盖另一个版本？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="133"/>
+        <location filename="../file_actions.py" line="154"/>
         <location filename="../library_actions.py" line="83"/>
         <location filename="../library_actions.py" line="86"/>
         <source>Cannot save</source>
@@ -283,12 +283,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>修改前</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="102"/>
+        <location filename="../file_actions.py" line="123"/>
         <source>Import a training config?</source>
         <translation>导入训练配置？</translation>
     </message>
     <message>
-        <location filename="../file_actions.py" line="103"/>
+        <location filename="../file_actions.py" line="124"/>
         <source>%1 is a %2 training config, not a scenario. Import its settings into the current set-up?</source>
         <translation>%1 是 %2 训练配置，不是场景文件。要把其中的设置导入当前配置吗？</translation>
     </message>
@@ -6429,18 +6429,18 @@ GPU-hour</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="76"/>
+        <location filename="../../engine/cli.py" line="69"/>
         <location filename="../../engine/estimate_output.py" line="174"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="92"/>
+        <location filename="../../engine/cli.py" line="85"/>
         <source>More plans and the limits: python main.py fit {file}</source>
         <translation>更多方案和上限：python main.py fit {file}</translation>
     </message>
     <message>
-        <location filename="../../engine/cli.py" line="72"/>
+        <location filename="../../engine/cli.py" line="65"/>
         <source>{name}: {model} on {n} x {gpu} ({engine}, {fmt})</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
@@ -7717,7 +7717,7 @@ GPU-hour</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="48"/>
+        <location filename="../../engine/models/presets.py" line="51"/>
         <source>CUDA context and library workspaces</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
@@ -7727,7 +7727,7 @@ GPU-hour</source>
         <translation>分配器取整与碎片</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="49"/>
+        <location filename="../../engine/models/presets.py" line="52"/>
         <source>0.75 GiB per process (+0.25 GiB NCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
@@ -7982,57 +7982,57 @@ GPU-hour</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="51"/>
+        <location filename="../../engine/models/presets.py" line="54"/>
         <source>HIP context and library workspaces</source>
         <translation>HIP 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="52"/>
+        <location filename="../../engine/models/presets.py" line="55"/>
         <source>0.75 GiB per process, CUDA&apos;s measured figure (+0.25 GiB RCCL buffers when world size &gt; 1)</source>
         <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值（world size &gt; 1 时另加 0.25 GiB RCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="54"/>
+        <location filename="../../engine/models/presets.py" line="57"/>
         <source>Metal device, command queues and kernel library</source>
         <translation>Metal 设备、命令队列和内核库</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="55"/>
+        <location filename="../../engine/models/presets.py" line="58"/>
         <source>0.75 GiB per process, CUDA&apos;s measured figure: no Metal figure is measured</source>
         <translation>每个进程 0.75 GiB，沿用 CUDA 的实测值：尚无 Metal 的实测值</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="134"/>
+        <location filename="../../engine/models/presets.py" line="137"/>
         <source>Activity Monitor</source>
         <translation>活动监视器</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="167"/>
+        <location filename="../../engine/models/presets.py" line="172"/>
         <source>Preset file {name} cannot be read: {exc}</source>
         <translation>无法读取预设文件 {name}：{exc}</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="308"/>
+        <location filename="../../engine/models/presets.py" line="350"/>
         <source>Unknown model preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的模型预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="309"/>
+        <location filename="../../engine/models/presets.py" line="351"/>
         <source>Unknown model preset &apos;{key}&apos;. Run &apos;python main.py presets models&apos; for the list.</source>
         <translation>未知的模型预设 &apos;{key}&apos;。运行 &apos;python main.py presets models&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="311"/>
+        <location filename="../../engine/models/presets.py" line="353"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Did you mean: {close}?</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。您是否指的是：{close}？</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="312"/>
+        <location filename="../../engine/models/presets.py" line="354"/>
         <source>Unknown GPU preset &apos;{key}&apos;. Run &apos;python main.py presets gpus&apos; for the list.</source>
         <translation>未知的 GPU 预设 &apos;{key}&apos;。运行 &apos;python main.py presets gpus&apos; 查看列表。</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="338"/>
+        <location filename="../../engine/models/presets.py" line="380"/>
         <source>Preset file {name} is damaged: {why}</source>
         <translation>预设文件 {name} 已损坏：{why}</translation>
     </message>
@@ -8906,54 +8906,59 @@ GPU-hour</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="46"/>
+        <location filename="../../engine/safe_read.py" line="42"/>
+        <source>A file name cannot hold a NUL character, so {name} is not read.</source>
+        <translation>文件名中不能含有 NUL 字符，因此不读取 {name}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/safe_read.py" line="49"/>
         <source>{name} is a folder, not a file.</source>
         <translation>{name} 是文件夹，不是文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="48"/>
+        <location filename="../../engine/safe_read.py" line="51"/>
         <source>{name} is a pipe (FIFO), not a regular file; it is not read.</source>
         <translation>{name} 是管道（FIFO），不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="50"/>
+        <location filename="../../engine/safe_read.py" line="53"/>
         <source>{name} is a device or socket, not a regular file; it is not read.</source>
         <translation>{name} 是设备或套接字，不是普通文件；不会读取它。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="54"/>
-        <location filename="../../engine/safe_read.py" line="68"/>
+        <location filename="../../engine/safe_read.py" line="57"/>
+        <location filename="../../engine/safe_read.py" line="71"/>
         <source>{name} is larger than {limit}, which is more than such a file can be.</source>
         <translation>{name} 大于 {limit}，超出了此类文件可能的大小。</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="79"/>
-        <location filename="../../engine/safe_read.py" line="80"/>
+        <location filename="../../engine/safe_read.py" line="82"/>
+        <location filename="../../engine/safe_read.py" line="83"/>
         <source>permission denied</source>
         <translation>没有访问权限</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="81"/>
+        <location filename="../../engine/safe_read.py" line="84"/>
         <source>there is no such file</source>
         <translation>文件不存在</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="82"/>
+        <location filename="../../engine/safe_read.py" line="85"/>
         <source>its symbolic links form a loop</source>
         <translation>其符号链接构成了循环</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="83"/>
+        <location filename="../../engine/safe_read.py" line="86"/>
         <source>it is a folder</source>
         <translation>它是文件夹</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="84"/>
+        <location filename="../../engine/safe_read.py" line="87"/>
         <source>its name is too long</source>
         <translation>文件名过长</translation>
     </message>
     <message>
-        <location filename="../../engine/safe_read.py" line="85"/>
+        <location filename="../../engine/safe_read.py" line="88"/>
         <source>the disk reported an input/output error</source>
         <translation>磁盘报告了输入/输出错误</translation>
     </message>
@@ -12187,12 +12192,17 @@ GPU-hour</source>
         <translation>DeepSpeed 报告一步内有 {n} 次分配器缓存清空：显存几乎已满，靠清空缓存才能继续（很慢，且接近显存不足）。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/gpu_logs.py" line="59"/>
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="63"/>
         <source>This log has more than {limit} rows; it is not read.</source>
         <translation>此日志超过 {limit} 行，未读取。</translation>
     </message>
     <message>
-        <location filename="../../engine/diagnosis/gpu_logs.py" line="76"/>
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="67"/>
+        <source>This log cannot be read as CSV: a row is broken or a cell is longer than 131,072 characters.</source>
+        <translation>此日志无法按 CSV 读取：某一行已损坏，或某个单元格超过 131,072 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/diagnosis/gpu_logs.py" line="83"/>
         <source>This log has no GPU memory column (nvidia-smi memory.used or W&amp;B gpu.N.memoryAllocatedBytes).</source>
         <translation>此日志没有 GPU 显存列（nvidia-smi 的 memory.used 或 W&amp;B 的 gpu.N.memoryAllocatedBytes）。</translation>
     </message>
@@ -13644,12 +13654,12 @@ GPU-hour</source>
         <translation type="vanished">可能范围：首个 token 用时 {ttft}，每个输出 token {tpot}，每秒 {rate} 个 token；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="157"/>
+        <location filename="../../engine/serving/speed_band.py" line="174"/>
         <source> ({engine}&apos;s own).</source>
         <translation>（{engine} 自身的实测）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="126"/>
+        <location filename="../../engine/serving/speed_band.py" line="143"/>
         <source>time to first token</source>
         <translation>首 token 时间</translation>
     </message>
@@ -13658,55 +13668,55 @@ GPU-hour</source>
         <translation type="vanished">与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources} 个来源的 {runs} 次实测运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="117"/>
+        <location filename="../../engine/serving/speed_band.py" line="134"/>
         <source>Measured runs like this one came to: first token {ttft}; per output token {tpot}; tokens/s {rate}; checked against {runs} measured runs of {sources}</source>
         <translation>与此类似的实测运行为：首个 token {ttft}；每个输出 token {tpot}；每秒 token 数 {rate}；已对照 {sources}的 {runs} 次实测运行</translation>
     </message>
     <message>
         <location filename="../../engine/figure_words.py" line="83"/>
-        <location filename="../../engine/serving/speed_band.py" line="127"/>
+        <location filename="../../engine/serving/speed_band.py" line="144"/>
         <source>time per output token</source>
         <translation>每个输出 token 的时间</translation>
     </message>
     <message>
         <location filename="../../engine/figure_words.py" line="55"/>
-        <location filename="../../engine/serving/speed_band.py" line="128"/>
+        <location filename="../../engine/serving/speed_band.py" line="145"/>
         <source>tokens/s</source>
         <translation>每秒 token 数</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="144"/>
+        <location filename="../../engine/serving/speed_band.py" line="161"/>
         <source>{engine}&apos;s own: {figures}</source>
         <translation>{engine} 自己的运行：{figures}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="146"/>
+        <location filename="../../engine/serving/speed_band.py" line="163"/>
         <source>{engine} has fewer than 2 measured runs of {figures}: the runs of {family}, whose code it runs, there</source>
         <translation>{engine} 的{figures}实测运行少于 2 次：此处用其所运行代码 {family} 的运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="158"/>
+        <location filename="../../engine/serving/speed_band.py" line="175"/>
         <source> ({engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there).</source>
         <translation>（{engine} 的 {figures} 实测运行少于 2 次：该处使用所有引擎的实测运行）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="164"/>
+        <location filename="../../engine/serving/speed_band.py" line="181"/>
         <source> ({engine}&apos;s own runs {regime}).</source>
         <translation>（{engine} 自己{regime}的运行）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="168"/>
+        <location filename="../../engine/serving/speed_band.py" line="185"/>
         <source>{engine}&apos;s own runs {regime}: {figures}</source>
         <translation>{engine} 自己{regime}的运行：{figures}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="171"/>
+        <location filename="../../engine/serving/speed_band.py" line="188"/>
         <source>{engine} has fewer than 2 measured runs {regime} of {figures}: all of {engine}&apos;s runs there</source>
         <translation>{engine} {regime}的{figures}实测运行少于 2 次：此处用 {engine} 的全部运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed_band.py" line="150"/>
-        <location filename="../../engine/serving/speed_band.py" line="175"/>
+        <location filename="../../engine/serving/speed_band.py" line="167"/>
+        <location filename="../../engine/serving/speed_band.py" line="192"/>
         <source>{engine} has fewer than 2 measured runs of {figures}: all engines&apos; runs there</source>
         <translation>{engine} 的{figures}实测运行少于 2 次：此处用所有引擎的运行</translation>
     </message>
@@ -13973,7 +13983,7 @@ GPU-hour</source>
         <translation>MLX 的 Metal 缓冲区缓存（mx.get_cache_memory）</translation>
     </message>
     <message>
-        <location filename="../../engine/models/presets.py" line="171"/>
+        <location filename="../../engine/models/presets.py" line="205"/>
         <location filename="../../engine/timing/preset_shapes.py" line="17"/>
         <source>Preset file {name} is damaged: {entry} is missing or is not what the estimate reads there ({found}).</source>
         <translation>预设文件 {name} 已损坏：{entry} 缺失，或不是估算在此读取的内容（{found}）。</translation>
@@ -14045,12 +14055,12 @@ GPU-hour</source>
         <translation>{n} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="122"/>
+        <location filename="../../engine/timing/ceiling.py" line="126"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: with no published run on this GPU in this format, the best on a GPU of its family, {best:.0%} in {row} on {run_gpu} carried to this GPU&apos;s rate, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
         <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下没有已发表的运行，取同系列 GPU 上的最佳运行，{run_gpu} 上的 {row} 为 {best:.0%}，按此 GPU 的速率折算，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/ceiling.py" line="128"/>
+        <location filename="../../engine/timing/ceiling.py" line="132"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
         <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
