@@ -26,13 +26,16 @@ def _kv_heads(cfg: dict[str, Any]) -> Any:
     return cfg.get("num_key_value_heads", cfg.get("num_attention_heads"))
 
 
+def _field(cfg: dict[str, Any], key: str) -> Any:
+    """One shape field, with transformers' defaults where a config.json leaves it out (untied embeddings)."""
+    if key == "num_key_value_heads":
+        return _kv_heads(cfg)
+    return cfg.get(key, False if key == "tie_word_embeddings" else None)
+
+
 def _same_shape(script: dict[str, Any], preset: dict[str, Any]) -> bool:
-    for key in _SHAPE_FIELDS:
-        mine = _kv_heads(script) if key == "num_key_value_heads" else script.get(key)
-        theirs = _kv_heads(preset) if key == "num_key_value_heads" else preset.get(key, False if key ==
-                                                                                   "tie_word_embeddings" else None)
-        if mine != theirs:
-            return False
+    if any(_field(script, key) != _field(preset, key) for key in _SHAPE_FIELDS):
+        return False
     return _head_dim(script) == _head_dim(preset) and "partial_rotary_factor" not in script
 
 
