@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import estimate, scenario_from_dict
-from engine.configs import import_texts
+from engine.configs import export_config, import_texts
 from engine.models.presets import model_spec_for
 
 DATA = Path(__file__).parent / "data" / "configs" / "megatron"
@@ -41,9 +41,14 @@ def test_grad_reduce_in_bf16_makes_the_gradient_buffer_bf16() -> None:
     assert _component(plain, "gradients").moments.forward == 2 * grads.moments.forward
 
 
-def test_grad_reduce_in_bf16_needs_bf16() -> None:
-    # the flag is read inside `if args.bf16:` (arguments.py line 1204): an fp16 script keeps what fp16 does
-    assert "main_grads_fp32" not in _imported(SHAPE + "--fp16 --grad-reduce-in-bf16")
+def test_fp16_gradient_buffer_is_fp16_unless_accumulated_in_fp32() -> None:
+    # arguments.py at d98e8a64: only the `if args.bf16:` branch (lines 1204-1216) turns
+    # accumulate_allreduce_grads_in_fp32 on; under --fp16 it stays the flag's default False (line 3069), so DDP's
+    # grad_reduce_in_fp32 is False and the main_grad buffer is fp16 (param_and_grad_buffer.py line 924)
+    fp16 = _imported(SHAPE + "--fp16")
+    assert fp16["main_grads_fp32"] is False
+    assert _component(fp16, "gradients").moments.forward == model_spec_for("llama-3-8b").total_params * 2
+    assert "main_grads_fp32" not in _imported(SHAPE + "--fp16 --accumulate-allreduce-grads-in-fp32")
 
 
 def test_llama3_shape_is_the_preset_whatever_the_norm() -> None:
@@ -70,3 +75,12 @@ def test_fp8_layer_activations_are_transformer_engines_saved_tensors() -> None:
     per_token = (2 + 1 + 3 + 2 + 1 + 2 + 1 + 14 + 3.5) * h + 4 * heads + 4 + 4
     activations = _component(_imported(LLAMA3_FP8), "activations")
     assert dict(activations.inputs)["per_layer_bytes"] == per_token * tokens
+
+
+def test_export_states_the_gradient_buffer_it_planned() -> None:
+    # the launch flags that give the planned main_grad dtype (arguments.py lines 1204-1216, 3069), read back the same
+    base = {"model": "llama-3-8b", "framework": "megatron", "gpus_per_node": 8, "seq_len": 4096}
+    bf16 = export_config(scenario_from_dict({**base, "precision": "mixed-bf16", "main_grads_fp32": False}), "megatron")
+    assert "--grad-reduce-in-bf16" in bf16 and _imported(bf16)["main_grads_fp32"] is False
+    fp16 = export_config(scenario_from_dict({**base, "precision": "mixed-fp16"}), "megatron")  # planned: fp32 buffer
+    assert "--accumulate-allreduce-grads-in-fp32" in fp16 and "main_grads_fp32" not in _imported(fp16)

@@ -276,6 +276,9 @@ def _read_precision_and_recompute(c: Collector, a: dict[str, Any]) -> None:
         # accumulate_allreduce_grads_in_fp32 False under --bf16, training.py line 2635 passes it as DDP's
         # grad_reduce_in_fp32, core/distributed/param_and_grad_buffer.py line 924: grad dtype = param.dtype
         c.set("main_grads_fp32", False, "--grad-reduce-in-bf16")
+    elif "--fp16" in a and "--accumulate-allreduce-grads-in-fp32" not in a and "--fp8-format" not in a:
+        # fp16: only --accumulate-allreduce-grads-in-fp32 (default off, arguments.py line 3069) makes it fp32
+        c.set("main_grads_fp32", False, "--fp16")
     gran = a.get("--recompute-granularity")
     if gran == "full":
         c.set("checkpointing", gran, "--recompute-granularity")
