@@ -181,11 +181,14 @@ def test_export_then_import_gives_the_scenario_back(fmt: str) -> None:
 
 def test_megatron_export_describes_the_model_shape() -> None:
     s = scenario_from_dict({**BASE, "precision": "mixed-bf16"})
-    result = import_texts([("args.sh", export_config(s, "megatron"))])
-    cfg = result.scenario["model"]["hf_config"]
-    # Llama-3.1-8B config.json: 32 layers, hidden 4096, 8 KV heads, vocabulary 128256
+    text = export_config(s, "megatron")
+    # the shape flags are Llama-3.1-8B config.json's (32 layers, hidden 4096, 8 KV heads, vocabulary 128256, 131072
+    # positions): read back, the shape is that preset's (Llama 3 8B's too, but for its 8192 positions)
+    assert import_texts([("args.sh", text)]).scenario["model"] == "llama-3.1-8b"
+    # one layer more is no preset's shape: a custom model with the script's shape
+    cfg = import_texts([("args.sh", text.replace("--num-layers 32", "--num-layers 33"))]).scenario["model"]["hf_config"]
     assert (cfg["num_hidden_layers"], cfg["hidden_size"], cfg["num_key_value_heads"], cfg["vocab_size"]) == (
-        32, 4096, 8, 128256)
+        33, 4096, 8, 128256)
 
 
 def test_formats_without_the_model_say_so() -> None:

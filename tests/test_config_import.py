@@ -96,9 +96,12 @@ CASES = [
     ("torchtitan/qwen3_32b.toml", "torchtitan", {"model": "qwen3-32b", "seq_len": 4096, "micro_batch": 2}),
     # Megatron-LM scripts: GPUS_PER_NODE, --micro-batch-size, --global-batch-size / (mbs x dp)
     # (TP_SIZE=1 with --sequence-parallel: Megatron's validate_args switches it off at tensor-parallel size 1)
+    # --grad-reduce-in-bf16 (line 128 of the script): a bf16 main_grad buffer; the shape (32 x 4096, ffn 14336, 8 query
+    # groups, vocab 128256, 8192 positions) is Llama 3 8B's, LayerNorm-1p aside
     ("megatron/train_llama3_8b_h100_fp8.sh", "megatron",
      {"gpus_per_node": 8, "micro_batch": 1, "seq_len": 8192, "grad_accum": 16, "precision": "fp8",
-      "distributed_optimizer": True, "sequence_parallel": None, "framework": "megatron", "optimizer": "adamw-fused"}),
+      "distributed_optimizer": True, "sequence_parallel": None, "framework": "megatron", "optimizer": "adamw-fused",
+      "main_grads_fp32": False, "model": "llama-3-8b"}),
     # --expert-model-parallel-size 8 with PP 4 needs 32 GPUs (4 nodes of GPUS_PER_NODE=8): --global-batch-size 256
     # over micro-batch 1 x 8 data-parallel ranks is 32 steps
     # --moe-grouped-gemm and --moe-token-dispatcher-type alltoall (lines 55-56)

@@ -8,7 +8,7 @@ from typing import Any
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import CustomModel, Scenario, resolve_model
-from ..scenario.behaviour import cross_entropy_path
+from ..scenario.behaviour import cross_entropy_path, main_grads_fp32
 from ..scenario.optimizer_used import optimizer_used
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .megatron_offload import offload_flags
@@ -176,6 +176,12 @@ def megatron_args(s: Scenario) -> str:
         flags.append("--bf16")
     elif half:
         flags.append(f"--{half}")
+    # the main_grad buffer's dtype as planned: Megatron makes it fp32 under bf16 unless --grad-reduce-in-bf16, and
+    # 16-bit under fp16 unless --accumulate-allreduce-grads-in-fp32 (arguments.py at d98e8a64 lines 1204-1216)
+    if half == "bf16" and not main_grads_fp32(s):
+        flags.append("--grad-reduce-in-bf16")
+    elif half == "fp16" and main_grads_fp32(s):
+        flags.append("--accumulate-allreduce-grads-in-fp32")
     if s.distributed_optimizer:
         flags.append("--use-distributed-optimizer")
         if s.dp_shard:  # instances of dp x cp / dp_shard ranks each (megatron/core/parallel_state.py at d98e8a64 l. 922-929)

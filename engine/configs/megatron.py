@@ -271,6 +271,14 @@ def _read_precision_and_recompute(c: Collector, a: dict[str, Any]) -> None:
         )
     if "--use-distributed-optimizer" in a:
         c.set("distributed_optimizer", True, "--use-distributed-optimizer")
+    if "--grad-reduce-in-bf16" in a and ("--bf16" in a or "--fp8-format" in a or "--fp4-format" in a):
+        # the bf16 main_grad buffer: NVIDIA/Megatron-LM@d98e8a64 megatron/training/arguments.py lines 1213-1214 set
+        # accumulate_allreduce_grads_in_fp32 False under --bf16, training.py line 2635 passes it as DDP's
+        # grad_reduce_in_fp32, core/distributed/param_and_grad_buffer.py line 924: grad dtype = param.dtype
+        c.set("main_grads_fp32", False, "--grad-reduce-in-bf16")
+    elif "--fp16" in a and "--accumulate-allreduce-grads-in-fp32" not in a and "--fp8-format" not in a:
+        # fp16: only --accumulate-allreduce-grads-in-fp32 (default off, arguments.py line 3069) makes it fp32
+        c.set("main_grads_fp32", False, "--fp16")
     gran = a.get("--recompute-granularity")
     if gran == "full":
         c.set("checkpointing", gran, "--recompute-granularity")

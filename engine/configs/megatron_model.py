@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..messages import QT_TRANSLATE_NOOP, message
+from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..models.presets import model_presets
 from .common import as_int
+from .megatron_preset import preset_with_shape
 from .result import Collector
 from .rl_common import as_fraction
 
@@ -61,7 +63,10 @@ def read_model(c: Collector, a: dict[str, Any]) -> None:
             ),
         )
         return
-    llama_like = "--swiglu" in a and a.get("--normalization") == "RMSNorm"
+    # a SwiGLU shape with Megatron's default LayerNorm (NVIDIA's own llama3 8B example) is Llama's but for the norm,
+    # whose weight and bias (2 x hidden per norm) and saved input are those of RMSNorm bar the bias: read as Llama's
+    norm = str(a.get("--normalization", "LayerNorm"))
+    llama_like = "--swiglu" in a and norm in ("RMSNorm", "LayerNorm")
     if not llama_like:
         c.skip(
             "--num-layers",
@@ -79,12 +84,32 @@ def read_model(c: Collector, a: dict[str, Any]) -> None:
     vocab, vocab_note = vocab_and_note
     cfg = _hf_config(a, layers, hidden, heads, vocab)
     _rotary_percent(c, a, cfg)
+    c.use(*[f for f in _SHAPE_FLAGS if f in a], "--apply-layernorm-1p")
+    if (preset := preset_with_shape(cfg)) is not None:
+        c.assume("model", preset, _preset_note(preset, norm, "--apply-layernorm-1p" in a), "--num-layers")
+        return
     experts = flag_int(a, "--num-experts")
     name = f"Megatron {'MoE ' if experts else ''}model ({layers} layers, hidden {hidden})"
     c.set("model", {"name": name, "hf_config": cfg}, "--num-layers")
     if vocab_note:
         c.assume("model", {"name": name, "hf_config": cfg}, vocab_note)
-    c.use(*[f for f in _SHAPE_FLAGS if f in a])
+    if norm != "RMSNorm":
+        c.assume("model", {"name": name, "hf_config": cfg}, message(QT_TRANSLATE_NOOP(
+            "engine", "a SwiGLU model with LayerNorm: read as Llama's shape with RMSNorm (one bias of the model's width "
+            "less per norm, the same saved input)")))
+
+
+def _preset_note(preset: str, norm: str, one_plus: bool) -> Message:
+    """Why the script's model is the preset: its shape, and the norm where the script's differs from the preset's."""
+    name = model_presets()[preset].name
+    if norm == "RMSNorm":
+        return message(QT_TRANSLATE_NOOP("engine", "the script's shape (layers, widths, heads, vocabulary) is {name}'s"),
+                       name=name)
+    flag = "--apply-layernorm-1p" if one_plus else "no --normalization"
+    return message(QT_TRANSLATE_NOOP(
+        "engine", "the script's shape (layers, widths, heads, vocabulary) is {name}'s; its norm is LayerNorm ({flag}) "
+        "where {name} has RMSNorm: one bias of the model's width more per norm, the same saved input"),
+        name=name, flag=flag)
 
 
 def _rotary_percent(c: Collector, a: dict[str, Any], cfg: dict[str, Any]) -> None:

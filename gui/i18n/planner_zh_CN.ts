@@ -9898,12 +9898,12 @@ GPU-hour</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="287"/>
+        <location filename="../../engine/configs/megatron.py" line="292"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="336"/>
+        <location filename="../../engine/configs/megatron.py" line="341"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -9916,17 +9916,32 @@ GPU-hour</source>
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="58"/>
+        <location filename="../../engine/configs/megatron_model.py" line="60"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="69"/>
+        <location filename="../../engine/configs/megatron_model.py" line="74"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="117"/>
+        <location filename="../../engine/configs/megatron_model.py" line="97"/>
+        <source>a SwiGLU model with LayerNorm: read as Llama&apos;s shape with RMSNorm (one bias of the model&apos;s width less per norm, the same saved input)</source>
+        <translation>使用 LayerNorm 的 SwiGLU 模型：按 Llama 的结构（RMSNorm）读取（每个归一化层少一个模型宽度的偏置，保存的输入相同）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_model.py" line="106"/>
+        <source>the script&apos;s shape (layers, widths, heads, vocabulary) is {name}&apos;s</source>
+        <translation>脚本的结构（层数、宽度、注意力头、词表）与 {name} 相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_model.py" line="109"/>
+        <source>the script&apos;s shape (layers, widths, heads, vocabulary) is {name}&apos;s; its norm is LayerNorm ({flag}) where {name} has RMSNorm: one bias of the model&apos;s width more per norm, the same saved input</source>
+        <translation>脚本的结构（层数、宽度、注意力头、词表）与 {name} 相同；其归一化为 LayerNorm（{flag}），而 {name} 使用 RMSNorm：每个归一化层多一个模型宽度的偏置，保存的输入相同</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_model.py" line="142"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -11838,7 +11853,7 @@ GPU-hour</source>
         <translation>未给 deepspeed 启动器 --num_gpus 或 --include，它会使用本节点的全部 GPU（deepspeed/launcher/runner.py）；梯度累积步数为 train_batch_size / (micro_train_batch_size x 该 GPU 数)，而文件中没有给出该数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="100"/>
+        <location filename="../../engine/configs/megatron_model.py" line="125"/>
         <location filename="../../engine/configs/rl_common.py" line="45"/>
         <source>expected a fraction above 0 and at most 1, found {value!r}</source>
         <translation>应为大于 0 且不超过 1 的比例，实际为 {value!r}</translation>
