@@ -7413,7 +7413,7 @@ GPU-hour</source>
         <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，以及通过其 MX 转换器使用的 mxfp8，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="256"/>
+        <location filename="../../engine/configs/export_native.py" line="262"/>
         <source>Megatron-LM&apos;s flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron-LM 的参数无法构建 {name}：它的 GeGLU MLP（tanh GELU；Megatron-LM 只有 --swiglu 和 --quick-geglu）以及按隐藏维度平方根缩放的嵌入都没有对应的 pretrain_gpt 参数；请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -9310,7 +9310,7 @@ GPU-hour</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="251"/>
+        <location filename="../../engine/configs/export_native.py" line="257"/>
         <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -9898,12 +9898,12 @@ GPU-hour</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="292"/>
+        <location filename="../../engine/configs/megatron.py" line="295"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="341"/>
+        <location filename="../../engine/configs/megatron.py" line="344"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
