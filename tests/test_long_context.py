@@ -100,16 +100,21 @@ def test_long_sequence_error_does_not_grow_with_length():
     writes the bf16 weights itself), so the short rows are the likeliest over-count (h-mcoreopt's report). 24% (4K)
     since a Hopper GEMM beside an NCCL collective loses its last wave (engine/timing/sm_residency.py, h-a2await:
     nccl_sm_share 1/2): the one backward's 7B fp32 reduce-scatter then slows the GEMMs it hides behind, 4K -17.5% ->
-    -23.3%, 8K -10.2% -> -10.6%; both over-counts sit on the row's assumed single micro-batch per step."""
+    -23.3%, 8K -10.2% -> -10.6%; both over-counts sit on the row's assumed single micro-batch per step. 21% (4K)
+    since the rows state the optimizer their NeMo 24.03 ran (optimizer_step apex-distributed-fused-adam: Apex's
+    DistributedFusedAdam zeroes its gradient buffer once and norms only the rank's shard, where Megatron-Core's
+    step passes twice over the whole buffer; presets/efficiency.json optimizer_steps, NVIDIA/apex b496d85f):
+    4K -23.3% -> -20.2%, 8K -10.6% -> -10.4%."""
     errors = {}
     for r in _rows(LONG_SEQUENCE):
         predicted = step_time(scenario_from_dict(r["scenario"])).tokens_per_second_per_gpu
         errors[r["scenario"]["seq_len"]] = predicted / r["measured"] - 1
-    assert all(abs(e) < {4096: 0.24, 8192: 0.11}.get(length, 0.10) for length, e in errors.items()), errors
+    assert all(abs(e) < {4096: 0.21, 8192: 0.11}.get(length, 0.10) for length, e in errors.items()), errors
     lengths = sorted(errors)
     # 0.10 before the 4K row's fp32 reduce, 0.11 before its unfused loss (above: 10.9 -> 11.3 points), 0.12 before
-    # Megatron-Core's step passes (11.3 -> 17.7 points), 0.18 before h-a2await's Hopper GEMM beside NCCL (-> 19.x)
-    assert errors[lengths[-1]] - errors[lengths[0]] < 0.24, errors
+    # Megatron-Core's step passes (11.3 -> 17.7 points), 0.18 before h-a2await's Hopper GEMM beside NCCL (-> 23.2),
+    # 0.24 before the rows stated Apex's DistributedFusedAdam (23.2 -> 20.1 points)
+    assert errors[lengths[-1]] - errors[lengths[0]] < 0.21, errors
 
 
 def _nemo_llama3_flops_per_token(seq: int) -> float:

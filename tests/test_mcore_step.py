@@ -64,3 +64,31 @@ def test_fp16_unscales_the_stepped_gradients():
     bf16, fp16 = _scenario(), _scenario(precision="mixed-fp16")
     n = resolve_model(bf16).total_params
     assert _optimizer_bytes(fp16) - _optimizer_bytes(bf16) == pytest.approx(n / 16 * (4 + 4), rel=1e-3)
+
+
+def test_a_row_that_borrows_the_profile_runs_the_generic_passes_not_megatron_cores():
+    """meta-llama3 takes Megatron-LM's profile as a stand-in for Meta's own stack (arXiv:2407.21783 section 3.3; its
+    row's profile_step_passes false, engine/frameworks/meta_llama3.py), whose code is not Megatron-Core's
+    distributed optimizer: no grad buffer zero_ / norm check over every held parameter, no main-to-model copy; it
+    reads each stepped parameter's gradient clip_passes times (optimizer_bytes_per_param) as the frameworks of
+    no counted step do (h-review21b finding b)."""
+    from engine.memory.states import dtypes_for
+    from engine.timing.data import efficiency
+
+    mcore, meta = _scenario(), _scenario(framework="meta-llama3")
+    n = resolve_model(mcore).total_params
+    clip = efficiency()["optimizer_bytes_per_param"]["clip_passes"] * dtypes_for(meta).grad  # offload.py's generic
+    assert _optimizer_bytes(meta) == pytest.approx(n / 16 * (FUSED_ADAM_BYTES + clip), rel=1e-3)
+    assert _optimizer_bytes(mcore) - _optimizer_bytes(meta) == pytest.approx(n / 16 * (10 - clip) + n * 2 * 4,
+                                                                             rel=1e-3)
+
+
+def test_apex_distributed_fused_adam_passes_once_over_the_buffer_and_norms_its_shard():
+    """NeMo 1.0's optim distributed_fused_adam (scenario optimizer_step apex-distributed-fused-adam; presets/
+    efficiency.json optimizer_steps, read at NVIDIA/apex b496d85f distributed_fused_adam.py): zero_grad's
+    grad_buffer.zero_() over every held parameter's fp32 gradient (line 1472: 1 x 4 bytes), the l2norm over the
+    rank's shard only (line 2124: 4 bytes a stepped parameter), the fused step writing the bf16 weights itself (no
+    main-to-model copy), no norm check over the whole buffer: against Megatron-Core's 10 + 2 x 4."""
+    s = _scenario(optimizer_step="apex-distributed-fused-adam")
+    n = resolve_model(s).total_params
+    assert _optimizer_bytes(s) == pytest.approx(n / 16 * (FUSED_ADAM_BYTES + 4) + n * 1 * 4, rel=1e-3)

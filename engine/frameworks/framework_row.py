@@ -98,6 +98,12 @@ class FrameworkDefaults:
     # a01b42ccac (2023-11-19, the knob) had no RoPE at all before 1e0e555c43 (2023-03-31), and the legacy model
     # path (megatron/model/) never read the knob
     megatron_core_rope: bool = False
+    # The framework runs its time profile's optimizer step passes (presets/efficiency.json frameworks
+    # step_bytes_per_param, step_grad_buffer_passes, step_main_grad_cast: the code they were counted from). False where
+    # the row borrows a profile whose step code it does not run (meta-llama3: Megatron-LM's profile as a stand-in for
+    # Meta's own stack, arXiv:2407.21783 section 3.3, not Megatron-Core's distributed optimizer), which then takes
+    # the generic gradient passes (optimizer_bytes_per_param clip_passes) as the frameworks of no counted step do
+    profile_step_passes: bool = True
     # An MLA layer's down projections (engine/models/layer_shapes.py MLA_DOWN_PROJECTIONS) under tensor parallelism:
     # "" split like the other attention linears; "duplicated": Megatron-Core's TE spec builds them as TELinear with
     # parallel_mode 'duplicated', whole on every rank, each rank multiplying its own sequence-parallel tokens (the whole

@@ -43,6 +43,7 @@ def meta_llama3_row(megatron: FrameworkRow) -> FrameworkRow:
     """Megatron's row (its memory facts and time profile "megatron", a stand-in) with Meta's layouts (PARALLELISM)."""
     return replace(megatron, id="meta-llama3", label="Meta Llama 3 training stack", profile="megatron",
                    parallelism=PARALLELISM, megatron_core_rope=False,  # Meta's own model code, not Megatron-Core's
+                   profile_step_passes=False,  # nor Megatron-Core's optimizer and its grad buffer (h-mcoreopt)
                    sources=(*megatron.sources, ("Meta's stack", "arXiv:2407.21783 section 3.3: Meta's own FSDP "
                                                 "with 4D parallelism; its layouts: engine/frameworks/meta_llama3.py; "
                                                 "memory facts and time profile Megatron-LM's, a stand-in")))

@@ -85,7 +85,7 @@ def scoring_gather_seconds(train: Scenario, forward_seconds: float = 0.0) -> flo
     layer_fwd = max(st.fwd, forward_seconds) / layers
     window = layer_fwd * (after_sync_share(s) if padding_free_syncs(s) else 1.0)
     share = hidden_share(hw, group.link_bytes_per_s, rates.memory, st.memory / (st.fwd + st.bwd) if st.fwd else 0.0,
-                         one_node=group.span <= s.gpus_per_node)
+                         one_node=group.span <= s.gpus_per_node, layer=(s, spec, False))
     per_micro_batch = layer_gather + (layers - 1) * contended(layer_gather, window, prof["zero3_overlap"], share)
     dt = dtypes_for(s)
     master = dt.master or dt.weight

@@ -38,6 +38,10 @@ RMS_NORM_KERNELS = ("auto", "fused")
 # The CUDA release whose cuBLAS a run's PyTorch was built with, where its source states it (presets/efficiency.json
 # gemm_alignment cuda_toolkits): auto, 11.7 or later; 11.6; 11.5 and the releases before it.
 CUDA_TOOLKITS = ("auto", "11.5", "11.6")
+# The code of a Megatron run's optimizer step, where it is not the framework profile's own (presets/efficiency.json
+# optimizer_steps, engine/timing/offload.py): auto, the profile's; apex-distributed-fused-adam, Apex's
+# DistributedFusedAdam, which NeMo 1.0 builds for optim distributed_fused_adam (NeMo v1.23 megatron_base_model.py).
+OPTIMIZER_STEPS = ("auto", "apex-distributed-fused-adam")
 # How the layers are split over pipeline stages: even, Megatron's split (the first stages take the remainder); the
 # others, DeepSpeed PipelineModule's partition methods as Megatron-DeepSpeed's GPTModelPipe passes them
 # (engine/memory/parallelism/deepspeed_partition.py).
@@ -184,6 +188,13 @@ class TimeKeys:
         "profile names one (Megatron-LM's rule for megatron-2021, megatron-2022 and megatron-zb: the fused kernel "
         "where micro-batch x heads per rank is a multiple of 4), else the generic eager figure",
         Choice(EAGER_SOFTMAX_RULES), affects=TIME_ONLY, applies_to="attention eager")
+    optimizer_step: str = declare(
+        "auto", "the code of the optimizer step under the megatron framework: apex-distributed-fused-adam (Apex's "
+        "DistributedFusedAdam, NeMo 1.0's optim distributed_fused_adam: one zero_ pass over the rank's gradient "
+        "buffer, the norm over its own shard of it, and a fused step that writes the 16-bit weights itself; no "
+        "Megatron-Core norm check over the whole buffer, no main-to-model copy); auto: the framework's own "
+        "(Megatron-Core's distributed optimizer for megatron)",
+        Choice(OPTIMIZER_STEPS), affects=TIME_ONLY, applies_to=MEGATRON)
     rms_norm_kernel: str = declare(
         "auto", "the kernel the hidden-state RMSNorms run as: fused, one fused kernel where the framework's own norm is "
         "eager PyTorch ops (flash-attn's rms_norm, which Aleph Alpha's code calls for its non-torch norm: it reads the "

@@ -14,7 +14,9 @@ collective does not run on the SMs left: its CTAs beyond them run as a second wa
 first wave frees the SMs (an H100 cuBLAS GEMM of 132 CTAs beside a 24-CTA ncclAllGather takes nearly twice as long,
 its tail beside the still-running all-gather: NVIDIA developer forum thread 337991, 'Compute-Communication Overlap
 Causes Severe GEMM Performance Degradation because of Tail Effect'), so while the collective runs the GEMMs beside
-it move at half their rate (sm_residency.tail_share), data parallel's and TP's alike (a collective that ends inside
+it move at half their rate (sm_residency.tail_share), those of no more CTAs than the SMs left excepted (no second
+wave: a small model's weight gradients; tail_share_of_gemms over the layer's GEMMs, layer_gemms.py), data
+parallel's and TP's alike (a collective that ends inside
 one GEMM delays that GEMM's tail by all its seconds, not half: not taken, docs/time-model-notes.md h-a2await). The
 collective gets its SMs before the GEMM
 because the launcher orders them: Megatron-Bridge sets CUDA_DEVICE_MAX_CONNECTIONS=1 on Hopper 'to schedule a
@@ -25,18 +27,29 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..models.architecture import ModelSpec
+from ..scenario import Scenario
 from .data import efficiency
 from .hardware import Hardware
+from .layer_gemms import layer_tail_share
 from .links import exposed
 from .sm_residency import makes_gemm_wait, static_persistent_gemms, tail_share
 
+Layer = tuple[Scenario, ModelSpec, bool]  # the layer whose GEMMs a collective runs beside (nccl_sm_share)
 
-def nccl_sm_share(hw: Hardware, one_node: bool = False) -> float:
+
+def nccl_sm_share(hw: Hardware, one_node: bool = False, layer: Layer | None = None) -> float:
     """Share of the GEMMs' compute a running NCCL collective displaces: the share of the GPU's SMs it holds, NCCL's
     CTAs / SMs (0 where either is not known), or on a family whose GEMMs it makes wait (sm_residency) their tail
-    wave's share. `one_node`: the group stays on one node's NVLink, where NCCL's rings have as many channels as the
-    NVLink bandwidth allows (ctas_inside_node), not the two per NIC of a group that crosses nodes (ctas)."""
-    return _sm_share(hw.arch, hw.gpu_id or "", one_node)
+    wave's share, over the GEMMs of `layer` (scenario, model, backward: layer_gemms) where given: those of no more
+    CTAs than the SMs left lose nothing (sm_residency.tail_share_of_gemms). `one_node`: the group stays on one node's
+    NVLink, where NCCL's rings have as many channels as the NVLink bandwidth allows (ctas_inside_node), not the two
+    per NIC of a group that crosses nodes (ctas)."""
+    share = _sm_share(hw.arch, hw.gpu_id or "", one_node)
+    if layer is None or not share or not (static_persistent_gemms(hw.arch) and makes_gemm_wait("nccl")):
+        return share
+    sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
+    return layer_tail_share(*layer[:2], _held_sms(hw.arch, hw.gpu_id or "", one_node), sms, layer[2])
 
 
 def nccl_held_sms(hw: Hardware, one_node: bool = False) -> int:
@@ -63,12 +76,12 @@ def _sm_share(arch: str, gpu_id: str, one_node: bool) -> float:
 
 
 def hidden_share(hw: Hardware, link_bytes_per_s: float, memory_bytes_per_s: float, memory_bound: float,
-                 one_node: bool = False) -> float:
+                 one_node: bool = False, layer: Layer | None = None) -> float:
     """Seconds of compute displaced per second a collective over `link_bytes_per_s` hides behind a window whose
-    share `memory_bound` is memory-bound kernels (streaming at `memory_bytes_per_s`); `one_node` as in
-    nccl_sm_share."""
+    share `memory_bound` is memory-bound kernels (streaming at `memory_bytes_per_s`); `one_node` and `layer` (whose
+    GEMMs the window runs) as in nccl_sm_share."""
     hbm = _hbm_bytes_per_bus_byte() * link_bytes_per_s / memory_bytes_per_s
-    return (1 - memory_bound) * nccl_sm_share(hw, one_node) + memory_bound * min(1.0, hbm)
+    return (1 - memory_bound) * nccl_sm_share(hw, one_node, layer) + memory_bound * min(1.0, hbm)
 
 
 def contended(comm: float, window: float, overlap: float, share: float) -> float:

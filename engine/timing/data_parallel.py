@@ -83,7 +83,7 @@ def data_parallel_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates
     # what hidden collectives take from the compute they hide behind: SMs, HBM bandwidth (contention.py)
     window = busiest.fwd + busiest.bwd
     sm_share = hidden_share(hw, dp_link, rates.memory, busiest.memory / window if window else 0.0,
-                            one_node=span <= s.gpus_per_node)
+                            one_node=span <= s.gpus_per_node, layer=(s, spec, True))
     reduce_bytes = grad_reduce_bytes(s, prof, dt)  # fp32 in torchtitan's FSDP2, or where grad_reduce_fp32 says so
     grads = busiest.trainable * reduce_bytes
     replica = partial(replica_all_reduce_seconds, s, hw, prof, grads / group.ranks)  # the shard across the replicas

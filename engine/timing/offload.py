@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from ..frameworks.defaults import defaults_for
 from ..memory.hybrid_offload import hybrid_offload_fraction
 from ..memory.states import Dtypes, adapted_layer_share, lora_targets
 from ..models.architecture import ModelSpec
@@ -54,7 +55,10 @@ def optimizer_seconds(s: Scenario, hw: Hardware, prof: dict[str, Any], rates: Ra
             optimizer = max(optimizer, blockwise_8bit_seconds(hw.gpu_id, owned, dt.master or dt.weight) or 0.0)
         # the gradients read again for clipping, or the framework's own passes around its step
         # (presets/efficiency.json frameworks: step_bytes_per_param)
-        if "step_bytes_per_param" in prof:  # without pipelining where the framework's step differs there
+        if s.optimizer_step != "auto":  # the run states its optimizer's code (presets/efficiency.json optimizer_steps)
+            prof = {**prof, **efficiency()["optimizer_steps"][s.optimizer_step]}
+        if "step_bytes_per_param" in prof and defaults_for(s.framework).profile_step_passes:  # without pipelining
+            # where the framework's step differs there; a row that borrows the profile runs the generic passes
             step = prof.get("step_bytes_per_param_no_pipeline", prof["step_bytes_per_param"]) if s.pp == 1 else \
                 prof["step_bytes_per_param"]
             optimizer += (owned * step + grad_buffer_step_bytes(s, prof, dt, owned, busiest.trainable)) / rates.memory

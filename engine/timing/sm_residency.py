@@ -13,6 +13,7 @@ margin), makes the GEMM wait; one that runs on the copy engines (no CTAs) or on 
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import Any
 
@@ -55,6 +56,27 @@ def tail_share(held_sms: int, sms: int) -> float:
     if held_sms >= sms:
         return 1.0
     return 1.0 - 1.0 / -(-sms // (sms - held_sms))
+
+
+def tail_share_of_gemms(shapes: tuple[tuple[float, float, float], ...], held_sms: int, sms: int) -> float:
+    """tail_share over the (m, k, n) GEMMs of a window, weighted by their FLOPs: a GEMM of no more CTAs than the
+    SMs left (sms - held_sms) runs them all at once and loses nothing; one of more runs its CTAs beyond them as a
+    second wave of its own length (tail_share). Its CTAs are its output tiles in gemm_waves' tile (CUTLASS SM90's
+    128 x 256), times the split-K slices gemm.py gives a GEMM that does not fill a wave, at most one a SM (a
+    persistent grid): a Qwen2.5-0.5B q_proj weight gradient (896 x 896) is 7 x 4 = 28 tiles x 4 slices = 112 CTAs,
+    inside the 116 an H100 leaves NCCL's 16 across nodes, beyond the 108 it leaves its 24 inside a node. No shapes:
+    tail_share whole."""
+    whole = tail_share(held_sms, sms)
+    waves = efficiency()["gemm_waves"]
+    tile_m, tile_n, tile_k = waves["tile_m"], waves["tile_n"], waves["tile_k"]
+    total = waiting = 0.0
+    for m, k, n in shapes:
+        tiles = math.ceil(m / tile_m) * math.ceil(n / tile_n)
+        ctas = min(tiles * max(1, min(sms // tiles, math.ceil(k / tile_k))), sms)
+        flops = m * k * n
+        total += flops
+        waiting += flops if ctas > sms - held_sms else 0.0
+    return whole * waiting / total if total else whole
 
 
 @cache

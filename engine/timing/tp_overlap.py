@@ -187,7 +187,7 @@ def tp_layer(s: Scenario, spec: ModelSpec, prof: dict[str, Any], backward: bool,
     return TpLayer(tp_collectives(s, prof, backward, recomputed, wgrads, moe, pair, regions), unit_seconds, moe,
                    backward, recomputed and s.checkpointing == "full", wgrads, regather, rates.sms or DEFAULT_SMS,
                    flop_shares(spec, moe, s.tp, linear_attn, block),
-                   nccl_sm_share(hw, s.tp <= s.gpus_per_node) if hw else 0.0, stretch, pair, regions)
+                   nccl_sm_share(hw, s.tp <= s.gpus_per_node, (s, spec, backward)) if hw else 0.0, stretch, pair, regions)
 
 
 def userbuffers_on(s: Scenario) -> bool:
