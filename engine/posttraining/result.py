@@ -58,6 +58,13 @@ class RLEstimate:
     caution: Message | None = None  # its sentence when it may refuse or start short (verdict at best: tight)
     engine_start_margin_bytes: float | None = None  # vLLM: its KV pool - one request at max_model_len
     engine_start_band_bytes: float = 0.0  # "tight" within +- this (engine/serving/startup_band.py)
+    # the training GPUs' overheads (CUDA context, the allocator's gap, the safety reserve) at their peak phase; an
+    # engine on GPUs of its own has none beyond its own components (estimate.py _engine_stage)
+    training_overheads: tuple[Component, ...] = ()
+
+    def overhead_bytes(self, phase: RLPhase) -> float:
+        """What the phase's GPUs hold beyond its components: the training GPUs' overheads, none on the engine's own."""
+        return 0.0 if phase.gpus == "rollout" else sum(c.peak_bytes for c in self.training_overheads)
 
     def phase(self, key: str) -> RLPhase | None:
         return next((p for p in self.phases if p.key == key), None)

@@ -3819,22 +3819,31 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="144"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
-        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
+        <translation type="vanished">每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="147"/>
+        <location filename="../phase_chart.py" line="145"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve (%(over)s).</source>
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="180"/>
+        <location filename="../phase_chart.py" line="149"/>
+        <source>None on the engine&apos;s own GPUs: it takes its share up front, and its start-up check judges them.</source>
+        <translation>生成引擎自己的 GPU 上没有这些：引擎启动时先占下它的份额，由它自己的启动检查来判断。</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="151"/>
+        <source>Hover a segment for its formula.</source>
+        <translation>悬停在某一段上可查看其公式。</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="183"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="181"/>
+        <location filename="../phase_chart.py" line="184"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -11810,12 +11819,17 @@ GPU-hour</source>
         <translation>vllm_mode server：引擎的 GPU 写在它自己的服务命令（trl vllm-serve）里，不在此文件中；按一个引擎计，GPU 数为文件的 vllm_tensor_parallel_size，否则为 1 块 GPU，与 vllm-serve 默认启动方式相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="165"/>
+        <location filename="../../engine/configs/rl_common.py" line="152"/>
+        <source>vllm_mode server: the trainer does not read vllm_gpu_memory_utilization; the server&apos;s own --gpu_memory_utilization flag sets the engine&apos;s share (trl vllm-serve: 0.9 by default)</source>
+        <translation>vllm_mode server：训练进程不读取 vllm_gpu_memory_utilization；引擎的显存份额由服务器自己的 --gpu_memory_utilization 参数决定（trl vllm-serve 默认 0.9）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="171"/>
         <source>vllm_mode &apos;{mode}&apos; is not colocate or server</source>
         <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="189"/>
+        <location filename="../../engine/configs/rl_common.py" line="199"/>
         <source>sleep_level must be 0, 1 or 2, not {value!r}</source>
         <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
     </message>
@@ -13684,7 +13698,7 @@ GPU-hour</source>
         <translation>DeepSpeed 的休眠模式（引擎生成时把训练器的状态移出 GPU）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="178"/>
+        <location filename="../../engine/configs/rl_common.py" line="188"/>
         <source>{flag} (the trainer&apos;s states moved to CPU memory while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
         <translation>{flag}（引擎生成时把训练器的状态移到 CPU 内存）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
@@ -13989,6 +14003,11 @@ GPU-hour</source>
         <location filename="../../engine/timing/ceiling.py" line="128"/>
         <source>Speed capped: the model alone gives this step an MFU (the share of the GPU&apos;s peak put to use), with attention counted whole as the published runs&apos; ceiling was measured, of {mfu:.0%}, near or above the most a plan may claim here ({cap:.0%}: the best published run on this GPU in this format, {best:.0%} in {row}, + {margin:.0%}), so the estimate lowers it to {held:.0%} and the step takes longer.</source>
         <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/estimate.py" line="43"/>
+        <source>none on the generation engine&apos;s own GPUs: the engine takes its share up front and its start-up check judges it</source>
+        <translation>生成引擎自己的 GPU 上没有：引擎启动时先占下它的份额，由它的启动检查来判断</translation>
     </message>
 </context>
 <context>
