@@ -10,6 +10,7 @@ CUDA context among them); the training GPUs keep their reserve."""
 from __future__ import annotations
 
 from engine import estimate, scenario_from_dict
+from engine.units import format_bytes
 
 # the student's split of user audit 13 (tests/test_trl_server_share.py): GRPO of Qwen2.5-7B with LoRA, the trainer on
 # one RTX 4090, `trl vllm-serve` on the other at its default share ("auto": 0.9)
@@ -65,3 +66,26 @@ def test_the_phase_chart_hatches_no_reserve_on_the_engines_gpus(qtbot, tmp_path)
     hatched = {r: right - left for r, left, right, what in chart.segments if what is None}
     assert hatched[row] == 0.0 and all(width > 0 for r, width in hatched.items() if r != row)
     assert "None on the engine's own GPUs" in chart.caption.text()
+
+
+def test_estimate_json_gives_each_gpu_sets_figure(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    path = tmp_path / "split.json"
+    path.write_text(json.dumps(SPLIT))
+    done = subprocess.run([sys.executable, "main.py", "estimate", str(path), "--json"], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    est = estimate(scenario_from_dict(SPLIT))
+    assert data["rl"]["training_gpu_bytes"] == round(est.rl.training_gpu_bytes)
+    assert data["rl"]["engine_gpu_bytes"] == round(_engine_phase(est).peak_bytes)  # its components, nothing added
+    assert data["verdict"] == "fits" and data["rl"]["peak_phase"] == "training"
+    text = subprocess.run([sys.executable, "main.py", "estimate", str(path)], cwd=REPO, capture_output=True, text=True,
+                          timeout=120).stdout
+    assert (f"Each training GPU {format_bytes(est.rl.training_gpu_bytes)} with its overheads and safety reserve; each "
+            f"generation engine GPU {format_bytes(est.rl.engine_gpu_bytes)}, judged by the engine's start-up check") in text

@@ -306,7 +306,8 @@ def rl_estimate(s: Scenario) -> Estimate:
         generated_sequences=generated,
         settings=tuple((name, getattr(rs, name)) for name in SETTING_NAMES), refusal=e.refusal if e else None,
         caution=e.caution if e else None, engine_start_margin_bytes=e.start_margin_bytes if e else None,
-        engine_start_band_bytes=e.start_band_bytes if e else 0.0, training_overheads=trainer_overheads)
+        engine_start_band_bytes=e.start_band_bytes if e else 0.0, training_overheads=trainer_overheads,
+        training_gpu_bytes=trainer_total if on_engine else 0.0, engine_gpu_bytes=on_engine.total_bytes if on_engine else 0.0)
     train = p.training
     warnings = train.warnings
     if e is not None and (e.refusal or e.caution) is not None:

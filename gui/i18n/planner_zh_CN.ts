@@ -304,102 +304,102 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="125"/>
+        <location filename="../results.py" line="128"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="125"/>
+        <location filename="../results.py" line="128"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="125"/>
+        <location filename="../results.py" line="128"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="126"/>
+        <location filename="../results.py" line="129"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="143"/>
+        <location filename="../results.py" line="146"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="173"/>
+        <location filename="../results.py" line="176"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="175"/>
+        <location filename="../results.py" line="178"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="176"/>
+        <location filename="../results.py" line="179"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="199"/>
+        <location filename="../results.py" line="202"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="215"/>
+        <location filename="../results.py" line="218"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="215"/>
+        <location filename="../results.py" line="218"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="215"/>
+        <location filename="../results.py" line="218"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="217"/>
+        <location filename="../results.py" line="220"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="228"/>
+        <location filename="../results.py" line="231"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="228"/>
+        <location filename="../results.py" line="231"/>
         <source>more than the host memory set</source>
         <translation>超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="229"/>
+        <location filename="../results.py" line="232"/>
         <source>host memory not set</source>
         <translation>未设置主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="230"/>
+        <location filename="../results.py" line="233"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="235"/>
+        <location filename="../results.py" line="238"/>
         <source>%1: not estimated</source>
         <translation>%1：未估算</translation>
     </message>
     <message>
-        <location filename="../results.py" line="236"/>
+        <location filename="../results.py" line="239"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="239"/>
+        <location filename="../results.py" line="242"/>
         <source>process (as %1 shows it) %2</source>
         <translation>进程占用（%1 所示）%2</translation>
     </message>
@@ -408,12 +408,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="242"/>
+        <location filename="../results.py" line="245"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="243"/>
+        <location filename="../results.py" line="246"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -6207,12 +6207,16 @@ GPU-hour</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="83"/>
-        <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s training and %(engine)s × %(gpu)s running the generation engine — %(room)s%(where)s</source>
-        <translation>%(n)s × %(gpu)s 训练、%(engine)s × %(gpu)s 运行生成引擎，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
+        <location filename="../results.py" line="84"/>
+        <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s training and %(engine_used)s on each of %(engine)s × %(gpu)s running the generation engine — %(room)s%(where)s</source>
+        <translation>%(n)s × %(gpu)s 训练，每块已用 %(used)s / %(cap)s；%(engine)s × %(gpu)s 运行生成引擎，每块已用 %(engine_used)s — %(room)s%(where)s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="86"/>
+        <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s training and %(engine)s × %(gpu)s running the generation engine — %(room)s%(where)s</source>
+        <translation type="vanished">%(n)s × %(gpu)s 训练、%(engine)s × %(gpu)s 运行生成引擎，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="89"/>
         <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)s × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -6282,12 +6286,12 @@ GPU-hour</source>
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="199"/>
+        <location filename="../../engine/estimate_output.py" line="204"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="173"/>
+        <location filename="../../engine/estimate_output.py" line="178"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
@@ -6353,36 +6357,41 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="141"/>
+        <source>Each training GPU {training} with its overheads and safety reserve; each generation engine GPU {engine}, judged by the engine&apos;s start-up check (no reserve on top of its share).</source>
+        <translation>每块训练 GPU {training}（含开销和安全预留）；每块生成引擎 GPU {engine}，由引擎的启动检查判断（在其份额之上不再加预留）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="146"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="143"/>
+        <location filename="../../engine/estimate_output.py" line="148"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="145"/>
+        <location filename="../../engine/estimate_output.py" line="150"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="149"/>
+        <location filename="../../engine/estimate_output.py" line="154"/>
         <source>{cache}: not estimated</source>
         <translation>{cache}：未估算</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="150"/>
+        <location filename="../../engine/estimate_output.py" line="155"/>
         <source>Reserved by PyTorch {reserved}</source>
         <translation>PyTorch 预留 {reserved}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="152"/>
+        <location filename="../../engine/estimate_output.py" line="157"/>
         <source>{reserved}; process (as {tool} shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>{reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="231"/>
+        <location filename="../../engine/estimate_output.py" line="236"/>
         <source>Time to train: {time} ({steps} steps), {hours}</source>
         <translation>训练总时长：{time}（{steps} 步），{hours}</translation>
     </message>
@@ -6395,23 +6404,23 @@ GPU-hour</source>
         <translation type="vanished">PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="157"/>
+        <location filename="../../engine/estimate_output.py" line="162"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="164"/>
+        <location filename="../../engine/estimate_output.py" line="169"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="168"/>
+        <location filename="../../engine/estimate_output.py" line="173"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
         <location filename="../../engine/cli.py" line="76"/>
-        <location filename="../../engine/estimate_output.py" line="174"/>
+        <location filename="../../engine/estimate_output.py" line="179"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
@@ -6426,7 +6435,7 @@ GPU-hour</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="201"/>
+        <location filename="../../engine/estimate_output.py" line="206"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
@@ -6435,13 +6444,13 @@ GPU-hour</source>
         <translation type="vanished">每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="196"/>
-        <location filename="../../engine/estimate_output.py" line="228"/>
+        <location filename="../../engine/estimate_output.py" line="201"/>
+        <location filename="../../engine/estimate_output.py" line="233"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="203"/>
+        <location filename="../../engine/estimate_output.py" line="208"/>
         <source>Time: {step} per step, {tps} tokens/s, MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s，MFU {mfu:.0%}</translation>
     </message>
@@ -6450,7 +6459,7 @@ GPU-hour</source>
         <translation type="vanished">（相对 bf16 峰值为 {mfu:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="219"/>
+        <location filename="../../engine/estimate_output.py" line="224"/>
         <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
@@ -6459,12 +6468,12 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="235"/>
+        <location filename="../../engine/estimate_output.py" line="240"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="242"/>
+        <location filename="../../engine/estimate_output.py" line="247"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -6530,7 +6539,7 @@ GPU-hour</source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="213"/>
+        <location filename="../../engine/estimate_output.py" line="218"/>
         <location filename="../../engine/planning/fit_report.py" line="84"/>
         <source>; </source>
         <translation>；</translation>
@@ -6827,23 +6836,23 @@ GPU-hour</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="197"/>
+        <location filename="../../engine/estimate_output.py" line="202"/>
         <location filename="../../engine/serving/report.py" line="181"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="208"/>
+        <location filename="../../engine/estimate_output.py" line="213"/>
         <source>{mfu:.0%} of the bf16 peak</source>
         <translation>相对 bf16 峰值为 {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="210"/>
+        <location filename="../../engine/estimate_output.py" line="215"/>
         <source>{mfu:.0%} with attention counted whole, as torchtitan prints it</source>
         <translation>注意力全量计入时为 {mfu:.0%}，即 torchtitan 打印的值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="213"/>
+        <location filename="../../engine/estimate_output.py" line="218"/>
         <source> ({figures})</source>
         <translation>（{figures}）</translation>
     </message>
@@ -6852,7 +6861,7 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：{time}（{steps} 步），{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="236"/>
+        <location filename="../../engine/estimate_output.py" line="241"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -7013,7 +7022,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../rent_panel.py" line="285"/>
-        <location filename="../../engine/estimate_output.py" line="239"/>
+        <location filename="../../engine/estimate_output.py" line="244"/>
         <location filename="../../engine/planning/rent_report.py" line="230"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -10110,7 +10119,7 @@ GPU-hour</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="186"/>
+        <location filename="../../engine/estimate_output.py" line="191"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
