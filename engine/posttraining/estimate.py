@@ -13,6 +13,7 @@ from ..memory.states import dtypes_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
+from ..serving.defaults import vllm_llm_class_batched_tokens
 from ..serving.scenario_estimate import cuda_visible_capacity
 from .entropy import with_update_entropy
 from .logprobs import fused_head_training, training_logits, with_chosen_nll, with_copy_slices
@@ -148,7 +149,8 @@ def step_parts(s: Scenario) -> StepParts:
         engine = engine_memory(spec, rs.rollout_engine, capacity, rs.utilization,
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, engine_max_model_len(s), trainer,
-                               apart, gpu_name, rs.batched_tokens or None, s.rollout_engine_release,
+                               apart, gpu_name, rs.batched_tokens or _default_batched_tokens(s, rs, capacity, gpu_name),
+                               s.rollout_engine_release,
                                engine_lora_bytes(s, spec, rs, dt.compute), rs.enforce_eager,
                                engine_load_extra_bytes(s, spec, rs, dt.compute), rs.sequence_tokens)
     # the head's backward runs before the first checkpointed layer is recomputed and before the last layer's backward
@@ -161,6 +163,16 @@ def step_parts(s: Scenario) -> StepParts:
         comps = _adapters_sharded(comps, s)
     return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine), loaded,
                      moves)
+
+
+def _default_batched_tokens(s: Scenario, rs: RLSettings, capacity: float, gpu_name: str) -> int | None:
+    """The engine's max_num_batched_tokens where the framework passes none: a framework's own server on GPUs of its
+    own builds vLLM V1's LLM class, whose default it is (engine/serving/defaults.py vllm_llm_class_batched_tokens);
+    None (the engine's default as engine/serving takes it) elsewhere and for vLLM 0.8's V0 engine."""
+    if (rs.placement != "separate" or rs.rollout_engine != "vllm" or s.rollout_engine_release == "vllm-0.8-v0"
+            or not defaults_for(s.framework).posttraining.rollout_batched_tokens_apart_default):
+        return None
+    return vllm_llm_class_batched_tokens(capacity, gpu_name, s.rollout_max_num_seqs, engine_max_model_len(s))
 
 
 def _cached_training(s: Scenario, rs: RLSettings, spec: ModelSpec) -> Estimate:

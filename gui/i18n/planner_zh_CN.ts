@@ -14014,7 +14014,7 @@ GPU-hour</source>
         <translation>速度已封顶：仅按模型计算，此步骤的 MFU（GPU 峰值算力被用上的比例；注意力全量计入，与已发表运行的上限计法相同）为 {mfu:.0%}，接近或超过了这里任何方案所能声称的上限（{cap:.0%}：此 GPU 在此格式下已发表的最佳运行，{row} 为 {best:.0%}，+ {margin:.0%}），因此估算把它降到 {held:.0%}，步骤时间相应变长。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/estimate.py" line="43"/>
+        <location filename="../../engine/posttraining/estimate.py" line="44"/>
         <source>none on the generation engine&apos;s own GPUs: the engine takes its share up front and its start-up check judges it</source>
         <translation>生成引擎自己的 GPU 上没有：引擎启动时先占下它的份额，由它的启动检查来判断</translation>
     </message>
