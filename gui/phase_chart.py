@@ -146,8 +146,7 @@ class PhaseChart(QWidget):
                             "allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve "
                             "(%(over)s).") % figures]
         if any(p.gpus == "rollout" for p in rl.phases):  # the engine's GPUs are judged as a served engine is
-            captions.append(self.tr("None on the engine's own GPUs: it takes its share up front, and its start-up "
-                                    "check judges them."))
+            captions.append(self.tr("None on the engine's GPUs."))  # its start-up check judges them
         captions.append(self.tr("Hover a segment for its formula."))
         self._captions = (" ".join(captions), " ".join(captions[:-1]))
         self.set_on_paper(self.on_paper)

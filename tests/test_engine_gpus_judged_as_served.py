@@ -65,7 +65,7 @@ def test_the_phase_chart_hatches_no_reserve_on_the_engines_gpus(qtbot, tmp_path)
     row = next(i for i, p in enumerate(est.rl.phases) if p.gpus == "rollout")
     hatched = {r: right - left for r, left, right, what in chart.segments if what is None}
     assert hatched[row] == 0.0 and all(width > 0 for r, width in hatched.items() if r != row)
-    assert "None on the engine's own GPUs" in chart.caption.text()
+    assert "None on the engine's GPUs." in chart.caption.text()
 
 
 def test_estimate_json_gives_each_gpu_sets_figure(tmp_path):

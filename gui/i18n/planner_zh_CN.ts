@@ -3819,6 +3819,11 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>容量 %s</translation>
     </message>
     <message>
+        <location filename="../phase_chart.py" line="149"/>
+        <source>None on the engine&apos;s GPUs.</source>
+        <translation>引擎 GPU 上没有。</translation>
+    </message>
+    <message>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
         <translation type="vanished">每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
@@ -3828,22 +3833,21 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="149"/>
         <source>None on the engine&apos;s own GPUs: it takes its share up front, and its start-up check judges them.</source>
-        <translation>生成引擎自己的 GPU 上没有这些：引擎启动时先占下它的份额，由它自己的启动检查来判断。</translation>
+        <translation type="vanished">生成引擎自己的 GPU 上没有这些：引擎启动时先占下它的份额，由它自己的启动检查来判断。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="151"/>
+        <location filename="../phase_chart.py" line="150"/>
         <source>Hover a segment for its formula.</source>
         <translation>悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="183"/>
+        <location filename="../phase_chart.py" line="182"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="184"/>
+        <location filename="../phase_chart.py" line="183"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
