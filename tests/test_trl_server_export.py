@@ -58,3 +58,18 @@ def test_a_server_mode_share_in_the_file_is_not_the_engines():
     # colocated, the file's share is the engine's (GRPOConfig vllm_gpu_memory_utilization)
     colocated = "use_vllm: true\nvllm_mode: colocate\nvllm_gpu_memory_utilization: 0.45\n"
     assert import_texts([("trl_config.yaml", colocated)]).scenario["rollout_gpu_memory_utilization"] == 0.45
+
+
+def test_the_import_review_says_the_server_sets_the_share(qtbot):
+    from PySide6.QtWidgets import QTableWidget
+
+    from gui.import_review import ImportReview
+
+    text = "use_vllm: true\nvllm_mode: server\nvllm_gpu_memory_utilization: 0.5\nper_device_train_batch_size: 4\n"
+    dialog = ImportReview.build(None, import_texts([("trl_config.yaml", text)]), "qwen2.5-7b")
+    qtbot.addWidget(dialog)
+    assumed = dialog.findChildren(QTableWidget)[1]  # Read, Assumed, Not used
+    rows = {assumed.item(r, 0).text(): (assumed.item(r, 1).text(), assumed.item(r, 2).toolTip())
+            for r in range(assumed.rowCount())}
+    value, why = rows["rollout_gpu_memory_utilization"]
+    assert value == "auto" and "--gpu_memory_utilization" in why
