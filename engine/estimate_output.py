@@ -137,6 +137,11 @@ def render_table(est: Estimate, unit: str, tr: Callable[[str], str] = identity_t
                           + (peak_mark if p.key == est.rl.peak_phase else "") for p in est.rl.phases)
         out.append(tr(QT_TRANSLATE_NOOP("cli", "Post-training step ({objective}), allocated per phase: {phases}")).format(
             objective=est.rl.objective, phases=steps))
+        if est.rl.engine_gpu_bytes:  # an engine on GPUs of its own: each set's figure (the total is the larger)
+            out.append(tr(QT_TRANSLATE_NOOP("cli", "Each training GPU {training} with its overheads and safety reserve; "
+                                                   "each generation engine GPU {engine}, judged by the engine's start-up "
+                                                   "check (no reserve on top of its share).")).format(
+                training=format_bytes(est.rl.training_gpu_bytes, unit), engine=format_bytes(est.rl.engine_gpu_bytes, unit)))
     if len(est.stages) > 1:
         stages = ", ".join(tr(QT_TRANSLATE_NOOP("cli", "stage {n}: {total}")).format(
             n=st.stage, total=format_bytes(st.total_bytes, unit)) for st in est.stages)

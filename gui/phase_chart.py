@@ -89,7 +89,6 @@ class PhaseChart(QWidget):
             self.caption.setText("")
             return
         scale = UNITS[unit]
-        overheads = est.busiest.overhead_bytes
         x0, y, widths, brushes, pens, tips = [], [], [], [], [], []
         totals = []
         for row, phase in enumerate(rl.phases):
@@ -104,6 +103,7 @@ class PhaseChart(QWidget):
                 pens.append(pg.mkPen(colour.darker(130), width=0.5))
                 tips.append((row, left, left + b / scale, (phase, comp, b)))
                 left += b / scale
+            overheads = rl.overhead_bytes(phase)  # none on an engine's own GPUs (its start-up check judges them)
             colour = colour_for(OVERHEAD_KEY)
             x0.append(left)
             y.append(row)
@@ -139,14 +139,16 @@ class PhaseChart(QWidget):
         peak = rl.phase(rl.peak_phase)
         # the context in its runtime's words (a Metal device on Apple's chips: engine/models/presets.py context_words)
         context = next((c.name for c in est.busiest.overheads if c.key == "cuda_context"), "CUDA context")
+        over = sum(c.peak_bytes for c in rl.training_overheads)
         figures = {"phase": tr_engine(peak.name) if peak else "", "context": tr_engine(context),
-                   "bytes": format_bytes(peak.peak_bytes if peak else 0, unit), "over": format_bytes(overheads, unit)}
-        self._captions = (self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
-                                  "allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve "
-                                  "(%(over)s). Hover a segment for its formula.") % figures,
-                          self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
-                                  "allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve "
-                                  "(%(over)s).") % figures)
+                   "bytes": format_bytes(peak.peak_bytes if peak else 0, unit), "over": format_bytes(over, unit)}
+        captions = [self.tr("One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s "
+                            "allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve "
+                            "(%(over)s).") % figures]
+        if any(p.gpus == "rollout" for p in rl.phases):  # the engine's GPUs are judged as a served engine is
+            captions.append(self.tr("None on the engine's GPUs."))  # its start-up check judges them
+        captions.append(self.tr("Hover a segment for its formula."))
+        self._captions = (" ".join(captions), " ".join(captions[:-1]))
         self.set_on_paper(self.on_paper)
 
     def set_on_paper(self, on_paper: bool) -> None:
@@ -180,7 +182,7 @@ class PhaseChart(QWidget):
         title = self.tr("Overheads and safety reserve")
         note = self.tr("as at the peak phase")
         lines = [f"<b>{escape(title)}</b>"]
-        lines += [f"{escape(tr_engine(c.name))}: {format_bytes(c.peak_bytes, unit)}" for c in est.busiest.overheads
+        lines += [f"{escape(tr_engine(c.name))}: {format_bytes(c.peak_bytes, unit)}" for c in est.rl.training_overheads
                   if c.peak_bytes]
         lines.append(f"<i>{escape(note)}</i>")
         return "<br>".join(lines)

@@ -80,9 +80,12 @@ class VerdictBanner(QLabel):
         # trainer's "1 × RTX 4090" only, user audit 13)
         apart = (est.rl is not None and scenario is not None and scenario.rollout_placement == "separate"
                  and bool(scenario.rollout_gpus))
-        detail = (self.tr("%(used)s of %(cap)s on each of %(n)s × %(gpu)s training and %(engine)s × %(gpu)s running "
-                          "the generation engine — %(room)s%(where)s") % {
-                              **figures, "engine": format_gpu_count(scenario.rollout_gpus)} if apart
+        # each set with its own figure: the training GPUs with their reserve, the engine's as its start-up judges them
+        detail = (self.tr("%(used)s of %(cap)s on each of %(n)s × %(gpu)s training and %(engine_used)s on each of "
+                          "%(engine)s × %(gpu)s running the generation engine — %(room)s%(where)s") % {
+                              **figures, "used": format_bytes(est.rl.training_gpu_bytes, unit),
+                              "engine_used": format_bytes(est.rl.engine_gpu_bytes, unit),
+                              "engine": format_gpu_count(scenario.rollout_gpus)} if apart and est.rl.engine_gpu_bytes
                   else self.tr("%(used)s of %(cap)s on each of %(n)s × %(gpu)s — %(room)s%(where)s") % figures)
         self.setText(
             f"<span style='font-size:15pt; font-weight:bold; color:{words_colour}'>{VERDICT_SYMBOLS[est.verdict]} "

@@ -5,6 +5,7 @@ sets, the trainer's (world_size) and the engine's (rollout_gpus)."""
 from __future__ import annotations
 
 from engine import estimate, scenario_from_dict
+from engine.units import format_bytes
 from gui.results import VerdictBanner
 
 SPLIT = {"schema_version": 1, "model": "qwen2.5-7b", "gpu": "rtx-4090", "gpus_per_node": 1, "method": "lora",
@@ -18,9 +19,14 @@ def test_a_split_names_the_trainers_gpus_and_the_engines(qtbot):
     banner = VerdictBanner()
     qtbot.addWidget(banner)
     s = scenario_from_dict(SPLIT)
-    banner.show_estimate(estimate(s), "GiB", s)
-    assert ("on each of 1 × NVIDIA GeForce RTX 4090 training and 1 × NVIDIA GeForce RTX 4090 running the generation "
-            "engine") in banner.text()
+    est = estimate(s)
+    banner.show_estimate(est, "GiB", s)
+    # each set with its own figure (h-polish13): the trainer's with its reserve, the engine's as its start-up judges it
+    trainer, engine = format_bytes(est.rl.training_gpu_bytes), format_bytes(est.rl.engine_gpu_bytes)
+    assert trainer != engine and est.total_bytes == max(est.rl.training_gpu_bytes, est.rl.engine_gpu_bytes)
+    assert (f"{trainer} of {format_bytes(est.capacity_bytes)} on each of 1 × NVIDIA GeForce RTX 4090 training and "
+            f"{engine} on each of 1 × "
+            "NVIDIA GeForce RTX 4090 running the generation engine") in banner.text()
     colocated = scenario_from_dict({**SPLIT, "rollout_placement": "colocate", "rollout_gpus": None, "gpus_per_node": 2,
                                     "rollout_gpu_memory_utilization": 0.3})
     banner.show_estimate(estimate(colocated), "GiB", colocated)

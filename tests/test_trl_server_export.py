@@ -42,6 +42,34 @@ def test_the_export_imports_back_as_the_plan():
     result = import_texts([("trl_config.yaml", export_config(plan, "trl"))])
     assert not result.unmapped, result.unmapped
     for key in ("micro_batch", "grad_accum", "method", "training_objective", "rollout_placement", "rollout_gpus",
-                "rollout_gpu_memory_utilization", "gpus_per_node"):
+                "gpus_per_node"):
         assert result.scenario[key] == SPLIT[key], key
     assert any(a.key == "rollout_gpus" for a in result.assumed)  # said as assumed: the file cannot state it
+
+
+def test_a_server_mode_share_in_the_file_is_not_the_engines():
+    """In server mode the trainer never reads vllm_gpu_memory_utilization (grpo_config.py: "must be passed separately
+    when launching the vLLM server"); the import copied the file's 0.8 onto the engine's share. It is now "auto" (the
+    server's default, trl vllm-serve 0.9), and the import's notes say the server's own flag sets it."""
+    result = import_texts([("trl_config.yaml", export_config(scenario_from_dict(SPLIT), "trl"))])
+    assert result.scenario["rollout_gpu_memory_utilization"] == "auto"
+    why = next(str(a.why) for a in result.assumed if a.key == "rollout_gpu_memory_utilization")
+    assert "--gpu_memory_utilization" in why and "server" in why
+    # colocated, the file's share is the engine's (GRPOConfig vllm_gpu_memory_utilization)
+    colocated = "use_vllm: true\nvllm_mode: colocate\nvllm_gpu_memory_utilization: 0.45\n"
+    assert import_texts([("trl_config.yaml", colocated)]).scenario["rollout_gpu_memory_utilization"] == 0.45
+
+
+def test_the_import_review_says_the_server_sets_the_share(qtbot):
+    from PySide6.QtWidgets import QTableWidget
+
+    from gui.import_review import ImportReview
+
+    text = "use_vllm: true\nvllm_mode: server\nvllm_gpu_memory_utilization: 0.5\nper_device_train_batch_size: 4\n"
+    dialog = ImportReview.build(None, import_texts([("trl_config.yaml", text)]), "qwen2.5-7b")
+    qtbot.addWidget(dialog)
+    assumed = dialog.findChildren(QTableWidget)[1]  # Read, Assumed, Not used
+    rows = {assumed.item(r, 0).text(): (assumed.item(r, 1).text(), assumed.item(r, 2).toolTip())
+            for r in range(assumed.rowCount())}
+    value, why = rows["rollout_gpu_memory_utilization"]
+    assert value == "auto" and "--gpu_memory_utilization" in why

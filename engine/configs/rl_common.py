@@ -147,6 +147,11 @@ def _read_lengths(c: Collector, d: dict[str, Any], objective: str) -> None:
 SERVER_GPUS_WHY = QT_TRANSLATE_NOOP("engine", "vllm_mode server: the engine's GPUs are given to its own server "
                                               "command (trl vllm-serve), not in this file; one engine of the file's "
                                               "vllm_tensor_parallel_size, else 1 GPU, as vllm-serve starts by default")
+# a server-mode file's vllm_gpu_memory_utilization was copied onto the engine's share although the server never reads
+# it (h-polish12): the share is the server's own --gpu_memory_utilization, "auto" its default (TRL's row: 0.9)
+SERVER_SHARE_WHY = QT_TRANSLATE_NOOP("engine", "vllm_mode server: the trainer does not read "
+                                               "vllm_gpu_memory_utilization; the server's own --gpu_memory_utilization "
+                                               "flag sets the engine's share (trl vllm-serve: 0.9 by default)")
 
 
 def _read_vllm(c: Collector, d: dict[str, Any]) -> None:
@@ -154,6 +159,7 @@ def _read_vllm(c: Collector, d: dict[str, Any]) -> None:
     if use is not None:
         c.set("rollout_engine", "vllm" if use else "none", "use_vllm")
     mode = d.get("vllm_mode")
+    placement = None
     if mode is not None:
         placement = {"colocate": "colocate", "server": "separate"}.get(str(mode).strip().lower())
         if placement:
@@ -164,7 +170,11 @@ def _read_vllm(c: Collector, d: dict[str, Any]) -> None:
         else:
             c.skip("vllm_mode", message(QT_TRANSLATE_NOOP("engine", "vllm_mode '{mode}' is not colocate or server"),
                                         mode=mode))
-    if d.get("vllm_gpu_memory_utilization") is not None:
+    if d.get("vllm_gpu_memory_utilization") is not None and placement == "separate":
+        # GRPOConfig's share applies in colocate mode only ("this parameter must be passed separately when
+        # launching the vLLM server", trl/trainer/grpo_config.py f2cd577): the server's own flag sets it
+        c.assume("rollout_gpu_memory_utilization", "auto", message(SERVER_SHARE_WHY), "vllm_gpu_memory_utilization")
+    elif d.get("vllm_gpu_memory_utilization") is not None:
         set_fraction(c, "rollout_gpu_memory_utilization", d["vllm_gpu_memory_utilization"],
                      "vllm_gpu_memory_utilization")
     if d.get("vllm_tensor_parallel_size") is not None:

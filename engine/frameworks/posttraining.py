@@ -144,6 +144,10 @@ class PostTrainingDefaults:
     # the engine's share of each of its GPUs where it runs on GPUs of its own (rollout_placement separate) and the
     # framework starts it with a default of its own there; 0: the colocated share above
     rollout_gpu_memory_utilization_apart: float = 0.0
+    # where the engine runs on GPUs of its own, the framework's server builds vLLM's LLM class without
+    # max_num_batched_tokens (vLLM's LLM-class default, engine/serving/defaults.py vllm_llm_class_batched_tokens),
+    # not the rollout_batched_tokens of its colocated engine
+    rollout_batched_tokens_apart_default: bool = False
 
 
 _TRL_SOURCES = (
@@ -152,7 +156,8 @@ _TRL_SOURCES = (
      "trl/generation/vllm_generation.py builds LLM(max_num_batched_tokens=4096)"),
     ("server engine", "f2cd577 trl/scripts/vllm_serve.py:248-249 ScriptArguments gpu_memory_utilization default 0.9, "
      ":347 LLM(gpu_memory_utilization=script_args.gpu_memory_utilization): `trl vllm-serve`, the engine on GPUs of "
-     "its own (vllm_mode server), which GRPOConfig's vllm_gpu_memory_utilization does not reach"),
+     "its own (vllm_mode server), which GRPOConfig's vllm_gpu_memory_utilization does not reach; :343-363 the LLM "
+     "gets no max_num_batched_tokens (vLLM's LLM-class default, 16384 / 8192, where the colocated engine gets 4096)"),
     ("sleep", "trl/generation/vllm_generation.py: with vllm_enable_sleep_mode the engine sleeps at level 2 and wakes "
      "its weights before sync_weights, its KV cache before generate"),
     ("reference", "trl/trainer/grpo_trainer.py: beta=0.0 (default) loads no reference; a PEFT model uses the base with "
@@ -196,7 +201,9 @@ TRL = PostTrainingDefaults("none", 0.3, "none", False, "colocate", False, ("ppo"
                            # F.cross_entropy(chosen_logits[chosen_mask]) (dpo_trainer.py:1314-1318)
                            chosen_nll_from_logits=("dpo", "ipo", "cpo", "simpo"),
                            # trl/trainer/utils.py:1064 (v0.17.0) OnPolicyConfig local_rollout_forward_batch_size 64
-                           ppo_rollout_chunk=64, rollout_gpu_memory_utilization_apart=0.9)
+                           ppo_rollout_chunk=64, rollout_gpu_memory_utilization_apart=0.9,
+                           # trl/scripts/vllm_serve.py:343-363 (f2cd577): LLM(...) passes no max_num_batched_tokens
+                           rollout_batched_tokens_apart_default=True)
 
 # TRL's own row (TRL is also the default of every framework without post-training facts of its own, which keep the
 # compute dtype): the HF Trainer prepares the policy (Trainer._inner_training_loop accelerator.prepare) and TRL the

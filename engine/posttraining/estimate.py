@@ -10,8 +10,10 @@ from ..frameworks import defaults_for
 from ..memory.breakdown import Component, Estimate, Moments, StageEstimate, phase_peak
 from ..memory.estimate import estimate as training_estimate
 from ..memory.states import dtypes_for
+from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_gpu, resolve_model
+from ..serving.defaults import vllm_llm_class_batched_tokens
 from ..serving.scenario_estimate import cuda_visible_capacity
 from .entropy import with_update_entropy
 from .logprobs import fused_head_training, training_logits, with_chosen_nll, with_copy_slices
@@ -37,6 +39,10 @@ from .settings import RLSettings, critic_offload, rl_settings
 TRAINING_LOSS = {"standard": "standard", "rows": "standard", "fused": "fused", "fused-fp32": "fused",
                  "fused-linear": "fused-linear", "model-loss": "auto"}
 
+
+# the reserve's formula on an engine's own GPUs, where the engine's start-up check is the judgment (_engine_stage)
+ENGINE_GPUS_NO_OVERHEAD = QT_TRANSLATE_NOOP("engine", "none on the generation engine's own GPUs: the engine takes its "
+                                                      "share up front and its start-up check judges it")
 
 SETTING_NAMES = tuple(f.name for f in dataclasses.fields(RLSettings))
 
@@ -143,7 +149,8 @@ def step_parts(s: Scenario) -> StepParts:
         engine = engine_memory(spec, rs.rollout_engine, capacity, rs.utilization,
                                engine_weight_bytes(s, spec, rs, dt, train), rs.rollout_tp, s.rollout_max_num_seqs,
                                s.rollout_kv_cache_dtype, engine_max_model_len(s), trainer,
-                               apart, gpu_name, rs.batched_tokens or None, s.rollout_engine_release,
+                               apart, gpu_name, rs.batched_tokens or _default_batched_tokens(s, rs, capacity, gpu_name),
+                               s.rollout_engine_release,
                                engine_lora_bytes(s, spec, rs, dt.compute), rs.enforce_eager,
                                engine_load_extra_bytes(s, spec, rs, dt.compute), rs.sequence_tokens)
     # the head's backward runs before the first checkpointed layer is recomputed and before the last layer's backward
@@ -156,6 +163,16 @@ def step_parts(s: Scenario) -> StepParts:
         comps = _adapters_sharded(comps, s)
     return StepParts(s, spec, rs, dt, train, comps, critic, resident, frozen, engine, engine_variants(engine), loaded,
                      moves)
+
+
+def _default_batched_tokens(s: Scenario, rs: RLSettings, capacity: float, gpu_name: str) -> int | None:
+    """The engine's max_num_batched_tokens where the framework passes none: a framework's own server on GPUs of its
+    own builds vLLM V1's LLM class, whose default it is (engine/serving/defaults.py vllm_llm_class_batched_tokens);
+    None (the engine's default as engine/serving takes it) elsewhere and for vLLM 0.8's V0 engine."""
+    if (rs.placement != "separate" or rs.rollout_engine != "vllm" or s.rollout_engine_release == "vllm-0.8-v0"
+            or not defaults_for(s.framework).posttraining.rollout_batched_tokens_apart_default):
+        return None
+    return vllm_llm_class_batched_tokens(capacity, gpu_name, s.rollout_max_num_seqs, engine_max_model_len(s))
 
 
 def _cached_training(s: Scenario, rs: RLSettings, spec: ModelSpec) -> Estimate:
@@ -236,6 +253,25 @@ def _stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:
                          phases)
 
 
+def _engine_stage(train: StageEstimate, phase: RLPhase) -> StageEstimate:
+    """The engine's phase on GPUs of its own, judged as a served engine is (the Serve tab's verdict): vLLM takes
+    gpu_memory_utilization x the GPU's memory up front, refusing to start where less is free (vLLM v0.11.2
+    vllm/v1/worker/gpu_worker.py:240-256 init_device), gives the KV cache that share less the weights and the
+    profile run's peak (:341-343 determine_available_memory) and refuses a cache short of one request at max_model_len
+    (vllm/v1/core/kv_cache_utils.py:663-712 check_enough_kv_cache_memory; the same code at 35d5cda, the "latest"
+    accounting; vllm/worker/worker.py determine_num_available_blocks at v0.8.3 for vllm-0.8-v0): the refusal and
+    caution of engine/serving/generation.py _vllm_verdict, RLEstimate.refusal / caution. Nothing else lives on those
+    GPUs in server mode (`trl vllm-serve` alone), and the engine's components already count its own CUDA context
+    (rollout_memory.engine_memory own_process), so no training overhead is added there: the trainer's context, its
+    allocator's gap and its safety reserve (7.24 GiB on an H100) stay on the training GPUs."""
+    comps = phase.components
+    phases, _, moment = phase_peak(comps)
+    overheads = tuple(Component(c.key, c.name, c.category, Moments.only_at(moment, 0.0),
+                                ENGINE_GPUS_NO_OVERHEAD if c.key == "reserve" else c.formula, c.inputs)
+                      for c in train.overheads)
+    return StageEstimate(train.stage, train.layers, train.microbatches_in_flight, comps, overheads, moment, phases)
+
+
 def _gap(frag: Component, comps: tuple[Component, ...]) -> float:
     """The allocator's gap follows the loss's b·s·V spike (engine/frameworks/allocator.py reserved_gap_bytes, linear
     in it): rescaled to the logits the post-training loss keeps."""
@@ -257,10 +293,22 @@ def _per_model(p: StepParts) -> tuple[tuple[str, float], ...]:
 
 
 def rl_estimate(s: Scenario) -> Estimate:
-    """The memory of one post-training step of `s`: the Estimate of its peak phase, with every phase in `rl`."""
+    """The memory of one post-training step of `s`: the Estimate of its peak phase, with every phase in `rl`. The
+    training GPUs' peak phase carries the training stage's overheads (the safety reserve among them); an engine on
+    GPUs of its own is judged as the engine judges itself (_engine_stage), and the larger of the two is the
+    estimate."""
     p = step_parts(s)
     phases = all_phases(p)
-    peak = max(phases, key=lambda ph: ph.peak_bytes)
+    peak = max((ph for ph in phases if ph.gpus == "training"), key=lambda ph: ph.peak_bytes)
+    stage = _stage(p.training.busiest, peak)
+    apart = next((ph for ph in phases if ph.gpus == "rollout"), None)
+    on_engine = _engine_stage(p.training.busiest, apart) if apart is not None else None
+    # the engine's GPUs are the estimate where they hold more than the training GPUs with their reserve (the load's
+    # peak on the training GPUs counted as Estimate.total_bytes counts it)
+    trainer_total = dataclasses.replace(p.training, stages=(stage,), busiest_stage=0).total_bytes
+    trainer_overheads = stage.overheads
+    if on_engine is not None and on_engine.total_bytes > trainer_total:
+        peak, stage = apart, on_engine
     e, rs = p.engine, p.rs
     generated = generated_per_engine(s, rs)
     rl = RLEstimate(
@@ -270,9 +318,9 @@ def rl_estimate(s: Scenario) -> Estimate:
         generated_sequences=generated,
         settings=tuple((name, getattr(rs, name)) for name in SETTING_NAMES), refusal=e.refusal if e else None,
         caution=e.caution if e else None, engine_start_margin_bytes=e.start_margin_bytes if e else None,
-        engine_start_band_bytes=e.start_band_bytes if e else 0.0)
+        engine_start_band_bytes=e.start_band_bytes if e else 0.0, training_overheads=trainer_overheads,
+        training_gpu_bytes=trainer_total if on_engine else 0.0, engine_gpu_bytes=on_engine.total_bytes if on_engine else 0.0)
     train = p.training
-    stage = _stage(train.busiest, peak)
     warnings = train.warnings
     if e is not None and (e.refusal or e.caution) is not None:
         warnings += (e.refusal or e.caution,)

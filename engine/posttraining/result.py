@@ -58,6 +58,17 @@ class RLEstimate:
     caution: Message | None = None  # its sentence when it may refuse or start short (verdict at best: tight)
     engine_start_margin_bytes: float | None = None  # vLLM: its KV pool - one request at max_model_len
     engine_start_band_bytes: float = 0.0  # "tight" within +- this (engine/serving/startup_band.py)
+    # the training GPUs' overheads (CUDA context, the allocator's gap, the safety reserve) at their peak phase; an
+    # engine on GPUs of its own has none beyond its own components (estimate.py _engine_stage)
+    training_overheads: tuple[Component, ...] = ()
+    # an engine on GPUs of its own: what each training GPU holds with its overheads and reserve (the load's peak
+    # counted as Estimate.total_bytes counts it) and what each engine GPU holds; the estimate is the larger
+    training_gpu_bytes: float = 0.0
+    engine_gpu_bytes: float = 0.0
+
+    def overhead_bytes(self, phase: RLPhase) -> float:
+        """What the phase's GPUs hold beyond its components: the training GPUs' overheads, none on the engine's own."""
+        return 0.0 if phase.gpus == "rollout" else sum(c.peak_bytes for c in self.training_overheads)
 
     def phase(self, key: str) -> RLPhase | None:
         return next((p for p in self.phases if p.key == key), None)
@@ -89,9 +100,13 @@ def rl_to_json(rl: RLEstimate) -> dict[str, Any]:
                                     "inputs": dict(c.inputs)}
         phases.append({"phase": p.key, "name": p.name, "gpus": p.gpus, "peak_bytes": round(p.peak_bytes),
                        "components": rows})
+    # an engine on GPUs of its own: each set's figure (the estimate's total is the larger), absent otherwise
+    apart = {"training_gpu_bytes": round(rl.training_gpu_bytes),
+             "engine_gpu_bytes": round(rl.engine_gpu_bytes)} if rl.engine_gpu_bytes else {}
     return {
         "objective": rl.objective,
         "peak_phase": rl.peak_phase,
+        **apart,
         "phases": phases,
         "components": described,
         "per_model_bytes": {name: round(b) for name, b in rl.per_model_bytes},

@@ -135,6 +135,15 @@ def auto_utilization(s: Scenario, facts: PostTrainingDefaults) -> float:
     return facts.rollout_gpu_memory_utilization
 
 
+def _framework_batched_tokens(s: Scenario, facts: PostTrainingDefaults, engine: str) -> int:
+    """max_num_batched_tokens the framework passes its engine (0: the engine's default): none where its server on
+    GPUs of its own builds the engine without it (TRL's `trl vllm-serve`, user audit 13), its colocated figure
+    otherwise."""
+    if engine != "none" and s.rollout_placement == "separate" and facts.rollout_batched_tokens_apart_default:
+        return 0
+    return facts.rollout_batched_tokens
+
+
 def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
     """Resolve the post-training keys of `s` (training_objective other than sft)."""
     facts = defaults_for(s.framework).posttraining
@@ -179,7 +188,8 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         sleep=facts.rollout_sleep if s.rollout_sleep == "auto" else s.rollout_sleep,
         shares_weights=shares,
         kv_dtype_bytes=compute_bytes if s.rollout_kv_cache_dtype == "auto" else KV_BYTES[s.rollout_kv_cache_dtype],
-        batched_tokens=s.rollout_max_num_batched_tokens or facts.rollout_batched_tokens, logprob_path=path,
+        batched_tokens=s.rollout_max_num_batched_tokens or _framework_batched_tokens(s, facts, engine),
+        logprob_path=path,
         # TRL's online trainers pass logits_to_keep (grpo_trainer.py); its DPO trainer takes the whole sequence's
         # logits (dpo_trainer.py outputs.logits[..., :-1, :])
         logits_tokens=logits_tokens,

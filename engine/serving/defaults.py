@@ -46,6 +46,19 @@ def vllm_settings(capacity_bytes: float, gpu_name: str, max_num_batched_tokens: 
                           min(2 * seqs, 512))
 
 
+def vllm_llm_class_batched_tokens(capacity_bytes: float, gpu_name: str, max_num_seqs: int | None,
+                                  max_model_len: int) -> int:
+    """max_num_batched_tokens vLLM V1 defaults to for its offline LLM class (UsageContext.LLM_CLASS), which a
+    framework's own server builds (`trl vllm-serve`: LLM(...) with none passed, huggingface/trl@f2cd577
+    trl/scripts/vllm_serve.py:343-363): 16384 on GPUs with at least 70 GiB that are not an A100, else 8192, chunked
+    prefill on, and at most max_num_seqs x max_model_len (vLLM v0.11.2 vllm/engine/arg_utils.py:1892-1911
+    get_batch_defaults, :2000-2025 _set_default_args; v0.7.3's V1 _override_v1_engine_args, :1361-1379, the same
+    16384 / 8192 by the device's name). The API server's own defaults (vllm_settings) are half or a quarter of it."""
+    large = capacity_bytes >= 70 * GIB and "a100" not in gpu_name.lower()
+    seqs = max_num_seqs or (1024 if large else 256)
+    return min(seqs * max_model_len, 16384 if large else 8192)
+
+
 def sglang_buckets(capacity_bytes: float, tp: int) -> tuple[int, int]:
     """(chunked_prefill_size, cuda_graph_max_bs) SGLang picks for this GPU."""
     gpu_mem = capacity_bytes / MIB

@@ -304,77 +304,77 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>BreakdownTable</name>
     <message>
-        <location filename="../results.py" line="125"/>
+        <location filename="../results.py" line="128"/>
         <source>Component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../results.py" line="125"/>
+        <location filename="../results.py" line="128"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="125"/>
+        <location filename="../results.py" line="128"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../results.py" line="126"/>
+        <location filename="../results.py" line="129"/>
         <source>Lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../results.py" line="143"/>
+        <location filename="../results.py" line="146"/>
         <source>GPU shown</source>
         <translation>显示的 GPU</translation>
     </message>
     <message>
-        <location filename="../results.py" line="173"/>
+        <location filename="../results.py" line="176"/>
         <source>GPUs of pipeline stage %d: %s</source>
         <translation>流水线阶段 %d 的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="175"/>
+        <location filename="../results.py" line="178"/>
         <source>The busiest GPUs: %s</source>
         <translation>占用最多的 GPU：%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="176"/>
+        <location filename="../results.py" line="179"/>
         <source> (fullest)</source>
         <translation>（最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="199"/>
+        <location filename="../results.py" line="202"/>
         <source>on top of the peak</source>
         <translation>叠加在峰值之上</translation>
     </message>
     <message>
-        <location filename="../results.py" line="215"/>
+        <location filename="../results.py" line="218"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="215"/>
+        <location filename="../results.py" line="218"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../results.py" line="215"/>
+        <location filename="../results.py" line="218"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../results.py" line="217"/>
+        <location filename="../results.py" line="220"/>
         <source>peak</source>
         <translation>峰值</translation>
     </message>
     <message>
-        <location filename="../results.py" line="228"/>
+        <location filename="../results.py" line="231"/>
         <source>fits in host memory</source>
         <translation>主机内存够用</translation>
     </message>
     <message>
-        <location filename="../results.py" line="228"/>
+        <location filename="../results.py" line="231"/>
         <source>more than the host memory available</source>
         <translation>超出可用的主机内存</translation>
     </message>
@@ -383,27 +383,27 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">超出设定的主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="229"/>
+        <location filename="../results.py" line="232"/>
         <source>host memory not set</source>
         <translation>未设置主机内存</translation>
     </message>
     <message>
-        <location filename="../results.py" line="230"/>
+        <location filename="../results.py" line="233"/>
         <source>loading the model %s</source>
         <translation>加载模型 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="235"/>
+        <location filename="../results.py" line="238"/>
         <source>%1: not estimated</source>
         <translation>%1：未估算</translation>
     </message>
     <message>
-        <location filename="../results.py" line="236"/>
+        <location filename="../results.py" line="239"/>
         <source>reserved by PyTorch %s</source>
         <translation>PyTorch 预留 %s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="239"/>
+        <location filename="../results.py" line="242"/>
         <source>process (as %1 shows it) %2</source>
         <translation>进程占用（%1 所示）%2</translation>
     </message>
@@ -412,12 +412,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">进程占用（nvidia-smi 所示）%s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="242"/>
+        <location filename="../results.py" line="245"/>
         <source>CPU memory per node %s (%s)</source>
         <translation>每节点 CPU 内存 %s（%s）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="243"/>
+        <location filename="../results.py" line="246"/>
         <source>Phase peaks: </source>
         <translation>各阶段峰值：</translation>
     </message>
@@ -3847,22 +3847,31 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>容量 %s</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="144"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve (%(over)s). Hover a segment for its formula.</source>
-        <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
+        <translation type="vanished">每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。悬停在某一段上可查看其公式。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="147"/>
+        <location filename="../phase_chart.py" line="145"/>
         <source>One step per GPU, phase by phase; the largest (%(phase)s, %(bytes)s allocated) is the estimate. Hatched: %(context)s, fragmentation and reserve (%(over)s).</source>
         <translation>每块 GPU 上的一步，按阶段列出；最大的阶段（%(phase)s，已分配 %(bytes)s）即为估算结果。斜线：%(context)s、碎片和安全预留（%(over)s）。</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="180"/>
+        <location filename="../phase_chart.py" line="149"/>
+        <source>None on the engine&apos;s GPUs.</source>
+        <translation>引擎 GPU 上没有。</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="150"/>
+        <source>Hover a segment for its formula.</source>
+        <translation>悬停在某一段上可查看其公式。</translation>
+    </message>
+    <message>
+        <location filename="../phase_chart.py" line="182"/>
         <source>Overheads and safety reserve</source>
         <translation>开销和安全预留</translation>
     </message>
     <message>
-        <location filename="../phase_chart.py" line="181"/>
+        <location filename="../phase_chart.py" line="183"/>
         <source>as at the peak phase</source>
         <translation>按峰值阶段计</translation>
     </message>
@@ -6226,12 +6235,16 @@ GPU-hour</source>
         <translation>（流水线阶段 %d 最满）</translation>
     </message>
     <message>
-        <location filename="../results.py" line="83"/>
-        <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s training and %(engine)s × %(gpu)s running the generation engine — %(room)s%(where)s</source>
-        <translation>%(n)s × %(gpu)s 训练、%(engine)s × %(gpu)s 运行生成引擎，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
+        <location filename="../results.py" line="84"/>
+        <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s training and %(engine_used)s on each of %(engine)s × %(gpu)s running the generation engine — %(room)s%(where)s</source>
+        <translation>%(n)s × %(gpu)s 训练，每块已用 %(used)s / %(cap)s；%(engine)s × %(gpu)s 运行生成引擎，每块已用 %(engine_used)s — %(room)s%(where)s</translation>
     </message>
     <message>
-        <location filename="../results.py" line="86"/>
+        <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s training and %(engine)s × %(gpu)s running the generation engine — %(room)s%(where)s</source>
+        <translation type="vanished">%(n)s × %(gpu)s 训练、%(engine)s × %(gpu)s 运行生成引擎，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
+    </message>
+    <message>
+        <location filename="../results.py" line="89"/>
         <source>%(used)s of %(cap)s on each of %(n)s × %(gpu)s — %(room)s%(where)s</source>
         <translation>%(n)s × %(gpu)s，每块已用 %(used)s / %(cap)s — %(room)s%(where)s</translation>
     </message>
@@ -6301,12 +6314,12 @@ GPU-hour</source>
 <context>
     <name>cli</name>
     <message>
-        <location filename="../../engine/estimate_output.py" line="199"/>
+        <location filename="../../engine/estimate_output.py" line="204"/>
         <source>This GPU cannot run this plan as stated: time shown for reference only.</source>
         <translation>此 GPU 无法按所述方式运行此方案：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="173"/>
+        <location filename="../../engine/estimate_output.py" line="178"/>
         <source>but this GPU cannot run it as stated (see the warning)</source>
         <translation>但此 GPU 无法按所述方式运行它（见警告）</translation>
     </message>
@@ -6372,36 +6385,41 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="141"/>
+        <source>Each training GPU {training} with its overheads and safety reserve; each generation engine GPU {engine}, judged by the engine&apos;s start-up check (no reserve on top of its share).</source>
+        <translation>每块训练 GPU {training}（含开销和安全预留）；每块生成引擎 GPU {engine}，由引擎的启动检查判断（在其份额之上不再加预留）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/estimate_output.py" line="146"/>
         <source>stage {n}: {total}</source>
         <translation>流水线阶段 {n}：{total}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="143"/>
+        <location filename="../../engine/estimate_output.py" line="148"/>
         <source>Per pipeline stage: {stages}</source>
         <translation>各流水线阶段：{stages}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="145"/>
+        <location filename="../../engine/estimate_output.py" line="150"/>
         <source>GPUs that hold less: {ranks} {total} (peak allocated {peak}).</source>
         <translation>占用较少的 GPU：{ranks} {total}（分配峰值 {peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="149"/>
+        <location filename="../../engine/estimate_output.py" line="154"/>
         <source>{cache}: not estimated</source>
         <translation>{cache}：未估算</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="150"/>
+        <location filename="../../engine/estimate_output.py" line="155"/>
         <source>Reserved by PyTorch {reserved}</source>
         <translation>PyTorch 预留 {reserved}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="152"/>
+        <location filename="../../engine/estimate_output.py" line="157"/>
         <source>{reserved}; process (as {tool} shows it) {process}; loading the model {load}; host memory per node {host}.</source>
         <translation>{reserved}；进程占用（{tool} 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="231"/>
+        <location filename="../../engine/estimate_output.py" line="236"/>
         <source>Time to train: {time} ({steps} steps), {hours}</source>
         <translation>训练总时长：{time}（{steps} 步），{hours}</translation>
     </message>
@@ -6414,23 +6432,23 @@ GPU-hour</source>
         <translation type="vanished">PyTorch 预留 {reserved}；进程占用（nvidia-smi 所示）{process}；加载模型 {load}；每节点主机内存 {host}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="157"/>
+        <location filename="../../engine/estimate_output.py" line="162"/>
         <source>Peak allocated {peak}; with overheads and reserve {total} of {capacity} per GPU.</source>
         <translation>峰值分配 {peak}；加上额外开销和安全余量，每张 GPU 共 {total}，容量 {capacity}。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="164"/>
+        <location filename="../../engine/estimate_output.py" line="169"/>
         <source>Verdict: {verdict} (headroom {bytes} per GPU)</source>
         <translation>结论：{verdict}（每张 GPU 余量 {bytes}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="168"/>
+        <location filename="../../engine/estimate_output.py" line="173"/>
         <source>Verdict: {verdict} ({room})</source>
         <translation>结论：{verdict}（{room}）</translation>
     </message>
     <message>
         <location filename="../../engine/cli.py" line="69"/>
-        <location filename="../../engine/estimate_output.py" line="174"/>
+        <location filename="../../engine/estimate_output.py" line="179"/>
         <source>Warning: {text}</source>
         <translation>警告：{text}</translation>
     </message>
@@ -6445,7 +6463,7 @@ GPU-hour</source>
         <translation>{name}：{model}，{n} × {gpu}（{engine}，{fmt}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="201"/>
+        <location filename="../../engine/estimate_output.py" line="206"/>
         <source>Time: {step} per step, {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}</translation>
     </message>
@@ -6454,13 +6472,13 @@ GPU-hour</source>
         <translation type="vanished">每步可能为 {low} 至 {high}：已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这一范围内</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="196"/>
-        <location filename="../../engine/estimate_output.py" line="228"/>
+        <location filename="../../engine/estimate_output.py" line="201"/>
+        <location filename="../../engine/estimate_output.py" line="233"/>
         <source>Where the time goes: {parts}</source>
         <translation>时间花在：{parts}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="203"/>
+        <location filename="../../engine/estimate_output.py" line="208"/>
         <source>Time: {step} per step, {tps} tokens/s, MFU {mfu:.0%}</source>
         <translation>时间：每步 {step}，{tps} tokens/s，MFU {mfu:.0%}</translation>
     </message>
@@ -6469,7 +6487,7 @@ GPU-hour</source>
         <translation type="vanished">（相对 bf16 峰值为 {mfu:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="219"/>
+        <location filename="../../engine/estimate_output.py" line="224"/>
         <source>Range: {likely} per step; 8 in 10 published runs ({regime}: {runs} from {sources} sources) came within these multiples of their estimate</source>
         <translation>范围：每步{likely}；已发表运行中每 10 个有 8 个（{regime}：{runs} 个，来自 {sources} 个来源）的实测值落在其估算的这些倍数之内</translation>
     </message>
@@ -6478,12 +6496,12 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：{time}，{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="235"/>
+        <location filename="../../engine/estimate_output.py" line="240"/>
         <source>, cost {cost}</source>
         <translation>，费用 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="242"/>
+        <location filename="../../engine/estimate_output.py" line="247"/>
         <source>Note: {text}</source>
         <translation>注：{text}</translation>
     </message>
@@ -6549,7 +6567,7 @@ GPU-hour</source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="213"/>
+        <location filename="../../engine/estimate_output.py" line="218"/>
         <location filename="../../engine/planning/fit_report.py" line="84"/>
         <source>; </source>
         <translation>；</translation>
@@ -6846,23 +6864,23 @@ GPU-hour</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="197"/>
+        <location filename="../../engine/estimate_output.py" line="202"/>
         <location filename="../../engine/serving/report.py" line="181"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="208"/>
+        <location filename="../../engine/estimate_output.py" line="213"/>
         <source>{mfu:.0%} of the bf16 peak</source>
         <translation>相对 bf16 峰值为 {mfu:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="210"/>
+        <location filename="../../engine/estimate_output.py" line="215"/>
         <source>{mfu:.0%} with attention counted whole, as torchtitan prints it</source>
         <translation>注意力全量计入时为 {mfu:.0%}，即 torchtitan 打印的值</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="213"/>
+        <location filename="../../engine/estimate_output.py" line="218"/>
         <source> ({figures})</source>
         <translation>（{figures}）</translation>
     </message>
@@ -6871,7 +6889,7 @@ GPU-hour</source>
         <translation type="vanished">训练总时长：{time}（{steps} 步），{hours} GPU 小时</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="236"/>
+        <location filename="../../engine/estimate_output.py" line="241"/>
         <source>, cost {cost} (in the price&apos;s currency)</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
@@ -7032,7 +7050,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../rent_panel.py" line="285"/>
-        <location filename="../../engine/estimate_output.py" line="239"/>
+        <location filename="../../engine/estimate_output.py" line="244"/>
         <location filename="../../engine/planning/rent_report.py" line="230"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
@@ -9235,47 +9253,47 @@ GPU-hour</source>
         <translation>{name} 使用了非文本的键（{key!r}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="89"/>
+        <location filename="../../engine/scenario/time_keys.py" line="93"/>
         <source>{field} of a custom GPU must be a positive number, not {v!r}.</source>
         <translation>自定义 GPU 的 {field} 必须是正数，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="45"/>
+        <location filename="../../engine/scenario/time_keys.py" line="49"/>
         <source>must be a positive number or null, not {p!r}.</source>
         <translation>必须是正数或 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="46"/>
+        <location filename="../../engine/scenario/time_keys.py" line="50"/>
         <source>must be from {low:g} to {high:g} bytes per second (1 MB/s to 1 PB/s) or null, not {p!r}.</source>
         <translation>必须在 {low:g} 到 {high:g} 字节/秒之间（1 MB/s 到 1 PB/s）或为 null，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="93"/>
+        <location filename="../../engine/scenario/time_keys.py" line="97"/>
         <source>{field} of a custom GPU must be from {low:g} to {high:g}, not {v:.3g}.</source>
         <translation>自定义 GPU 的 {field} 必须在 {low:g} 到 {high:g} 之间，而不是 {v:.3g}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="101"/>
+        <location filename="../../engine/scenario/time_keys.py" line="105"/>
         <source>fp8_tflops of a custom GPU must be at most {ratio} times its bf16_tflops (or, without one, its fp16 or fp32 figure), as on every GPU known.</source>
         <translation>自定义 GPU 的 fp8_tflops 最多为其 bf16_tflops 的 {ratio} 倍（没有 bf16_tflops 时，按其 fp16 或 fp32 数值），所有已知的 GPU 都是如此。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="114"/>
+        <location filename="../../engine/scenario/time_keys.py" line="118"/>
         <source>must be a whole number of tokens (at least 1) or null, not {v!r}.</source>
         <translation>必须是整数个 token（至少 1）或 null，而不是 {v!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="124"/>
+        <location filename="../../engine/scenario/time_keys.py" line="128"/>
         <source>must be {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}} with two positive numbers.</source>
         <translation>必须是 {{&quot;measured_step_seconds&quot;: M, &quot;predicted_step_seconds&quot;: P}}，两个都是正数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="129"/>
+        <location filename="../../engine/scenario/time_keys.py" line="133"/>
         <source>the measured and predicted step times must each be from {low:g} to {high:g} seconds.</source>
         <translation>实测和预测的每步时间都必须在 {low:g} 到 {high:g} 秒之间。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/time_keys.py" line="133"/>
+        <location filename="../../engine/scenario/time_keys.py" line="137"/>
         <source>the measured step ({measured:.3g} s) is more than {limit:g} times off the predicted one ({predicted:.3g} s): it was measured on another set-up, or in other units.</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
@@ -10162,7 +10180,7 @@ GPU-hour</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/estimate_output.py" line="186"/>
+        <location filename="../../engine/estimate_output.py" line="191"/>
         <source>This scenario gives a figure that is not a finite number, so no JSON is printed; please report it.</source>
         <translation>此场景得出的某个数值不是有限数，因此不输出 JSON；请报告此问题。</translation>
     </message>
@@ -11874,12 +11892,17 @@ GPU-hour</source>
         <translation>vllm_mode server：引擎的 GPU 写在它自己的服务命令（trl vllm-serve）里，不在此文件中；按一个引擎计，GPU 数为文件的 vllm_tensor_parallel_size，否则为 1 块 GPU，与 vllm-serve 默认启动方式相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="165"/>
+        <location filename="../../engine/configs/rl_common.py" line="152"/>
+        <source>vllm_mode server: the trainer does not read vllm_gpu_memory_utilization; the server&apos;s own --gpu_memory_utilization flag sets the engine&apos;s share (trl vllm-serve: 0.9 by default)</source>
+        <translation>vllm_mode server：训练进程不读取 vllm_gpu_memory_utilization；引擎的显存份额由服务器自己的 --gpu_memory_utilization 参数决定（trl vllm-serve 默认 0.9）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/rl_common.py" line="171"/>
         <source>vllm_mode &apos;{mode}&apos; is not colocate or server</source>
         <translation>vllm_mode“{mode}”既不是 colocate 也不是 server</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="189"/>
+        <location filename="../../engine/configs/rl_common.py" line="199"/>
         <source>sleep_level must be 0, 1 or 2, not {value!r}</source>
         <translation>sleep_level 必须是 0、1 或 2，而不是 {value!r}</translation>
     </message>
@@ -13773,7 +13796,7 @@ GPU-hour</source>
         <translation>DeepSpeed 的休眠模式（引擎生成时把训练器的状态移出 GPU）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/rl_common.py" line="178"/>
+        <location filename="../../engine/configs/rl_common.py" line="188"/>
         <source>{flag} (the trainer&apos;s states moved to CPU memory while the engine generates) is not modelled yet: the generation phase counts them as resident</source>
         <translation>{flag}（引擎生成时把训练器的状态移到 CPU 内存）尚未建模：生成阶段仍把这些状态算作常驻显存</translation>
     </message>
@@ -14088,6 +14111,11 @@ GPU-hour</source>
         <location filename="../../engine/diagnosis/megatron_log.py" line="68"/>
         <source>Measured step {measured} (Megatron&apos;s elapsed time per iteration, the median after the first logged interval); the plan&apos;s step {planned}, so the run took {ratio} times the plan&apos;s time. To time this plan by it, enter {measured} as the measured step time (Time and cost tab).</source>
         <translation>实测每步 {measured}（Megatron 的 elapsed time per iteration，第一个记录区间之后的中位数）；方案的每步 {planned}，即实际用时是方案的 {ratio} 倍。要按它校准本方案，请在“时间与费用”页把 {measured} 填为实测每步时间。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/posttraining/estimate.py" line="44"/>
+        <source>none on the generation engine&apos;s own GPUs: the engine takes its share up front and its start-up check judges it</source>
+        <translation>生成引擎自己的 GPU 上没有：引擎启动时先占下它的份额，由它的启动检查来判断</translation>
     </message>
 </context>
 <context>
