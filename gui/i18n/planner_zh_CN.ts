@@ -3890,11 +3890,16 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../plan_card.py" line="58"/>
+        <source>%(used)s of %(cap)s on each training GPU, %(engine_used)s on each generation engine GPU · %(room)s</source>
+        <translation>每块训练 GPU 已用 %(used)s / %(cap)s，每块生成引擎 GPU 已用 %(engine_used)s · %(room)s</translation>
+    </message>
+    <message>
+        <location filename="../plan_card.py" line="60"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="59"/>
+        <location filename="../plan_card.py" line="61"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
     </message>
@@ -10294,62 +10299,67 @@ GPU-hour</source>
         <translation>未检查 CPU 内存（未设置）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="120"/>
+        <location filename="../../engine/plan_card.py" line="135"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="130"/>
+        <location filename="../../engine/plan_card.py" line="145"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="126"/>
+        <location filename="../../engine/plan_card.py" line="141"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="123"/>
+        <location filename="../../engine/plan_card.py" line="126"/>
+        <source>{training} × {gpu} training and {engine} × {gpu} running the generation engine</source>
+        <translation>{training} × {gpu}（训练）和 {engine} × {gpu}（运行生成引擎）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="138"/>
         <source>Starts on {machines}, but not for every user at once: {why}</source>
         <translation>可在 {machines} 上启动，但无法同时服务所有用户：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="133"/>
+        <location filename="../../engine/plan_card.py" line="148"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="151"/>
+        <location filename="../../engine/plan_card.py" line="166"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="153"/>
+        <location filename="../../engine/plan_card.py" line="168"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="193"/>
+        <location filename="../../engine/plan_card.py" line="208"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="195"/>
+        <location filename="../../engine/plan_card.py" line="210"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="199"/>
+        <location filename="../../engine/plan_card.py" line="214"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="201"/>
+        <location filename="../../engine/plan_card.py" line="216"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="204"/>
+        <location filename="../../engine/plan_card.py" line="219"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
@@ -10358,72 +10368,72 @@ GPU-hour</source>
         <translation type="vanished">主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="139"/>
+        <location filename="../../engine/plan_card.py" line="154"/>
         <source>Does not fit on {machines}: the CPU memory does not hold it.</source>
         <translation>在 {machines} 上放不下：CPU 内存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="142"/>
+        <location filename="../../engine/plan_card.py" line="157"/>
         <source>Does not fit on {machines}.</source>
         <translation>在 {machines} 上放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="143"/>
+        <location filename="../../engine/plan_card.py" line="158"/>
         <source>Does not fit on {machines}: {why}</source>
         <translation>在 {machines} 上放不下：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="165"/>
+        <location filename="../../engine/plan_card.py" line="180"/>
         <source>Main risk: at {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
         <translation>主要风险：每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="170"/>
+        <location filename="../../engine/plan_card.py" line="185"/>
         <source>Main risk: one slot (n_parallel 1) answers one request at a time; a second user waits until the first answer is done. Set more slots to serve several at once.</source>
         <translation>主要风险：只有一个槽位（n_parallel 1），一次只回答一个请求；第二个用户要等第一个回答完成。设置更多槽位才能同时服务多人。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="174"/>
+        <location filename="../../engine/plan_card.py" line="189"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="182"/>
+        <location filename="../../engine/plan_card.py" line="197"/>
         <source>Main risk: none stands out in memory; the times and costs are estimates, with the range 8 in 10 measured runs like it came within.</source>
         <translation>主要风险：内存方面没有突出风险；时间和费用均为估算值，并给出了 10 次类似实测运行中有 8 次落入的范围。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="207"/>
+        <location filename="../../engine/plan_card.py" line="222"/>
         <source>Main risk: the time. Measured runs like this one took up to {multiple}x the model&apos;s step time: plan for the slow end of the range.</source>
         <translation>主要风险：时间。与此类似的实测运行耗时最多达到模型步时的 {multiple} 倍：请按范围的慢端做计划。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="217"/>
+        <location filename="../../engine/plan_card.py" line="232"/>
         <source>Output tokens/s of all {n} engine instances ({users} sequences; the rows above are one instance&apos;s)</source>
         <translation>全部 {n} 个引擎实例的输出 token/s（{users} 条序列；以上各行为单个实例的数字）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="225"/>
+        <location filename="../../engine/plan_card.py" line="240"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="228"/>
+        <location filename="../../engine/plan_card.py" line="243"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="230"/>
+        <location filename="../../engine/plan_card.py" line="245"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="231"/>
+        <location filename="../../engine/plan_card.py" line="246"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="232"/>
+        <location filename="../../engine/plan_card.py" line="247"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
@@ -10432,108 +10442,108 @@ GPU-hour</source>
         <translation type="vanished">引擎实例</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="256"/>
+        <location filename="../../engine/plan_card.py" line="271"/>
         <source>GPUs an hour ({n} x {price})</source>
         <translation>GPU 每小时费用（{n} × {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="258"/>
+        <location filename="../../engine/plan_card.py" line="273"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="266"/>
+        <location filename="../../engine/plan_card.py" line="281"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="267"/>
+        <location filename="../../engine/plan_card.py" line="282"/>
         <source>Time to first token, measured runs like this one (8 in 10)</source>
         <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="268"/>
+        <location filename="../../engine/plan_card.py" line="283"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="269"/>
+        <location filename="../../engine/plan_card.py" line="284"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="270"/>
+        <location filename="../../engine/plan_card.py" line="285"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="271"/>
+        <location filename="../../engine/plan_card.py" line="286"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="279"/>
+        <location filename="../../engine/plan_card.py" line="294"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="281"/>
+        <location filename="../../engine/plan_card.py" line="296"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="283"/>
+        <location filename="../../engine/plan_card.py" line="298"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="284"/>
+        <location filename="../../engine/plan_card.py" line="299"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="285"/>
+        <location filename="../../engine/plan_card.py" line="300"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="287"/>
+        <location filename="../../engine/plan_card.py" line="302"/>
         <source>MFU with attention counted whole (as torchtitan prints it)</source>
         <translation>注意力全量计入时的 MFU（即 torchtitan 打印的值）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="291"/>
+        <location filename="../../engine/plan_card.py" line="306"/>
         <source>Speed capped (MFU with attention counted whole, as the published runs&apos; ceiling was measured)</source>
         <translation>速度已封顶（注意力全量计入的 MFU，与已发表运行的上限计法相同）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="293"/>
+        <location filename="../../engine/plan_card.py" line="308"/>
         <source>{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})</source>
         <translation>{mfu:.0%} 降至 {held:.0%}（上限 {cap:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="300"/>
-        <location filename="../../engine/plan_card.py" line="311"/>
+        <location filename="../../engine/plan_card.py" line="315"/>
+        <location filename="../../engine/plan_card.py" line="326"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="301"/>
+        <location filename="../../engine/plan_card.py" line="316"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="306"/>
+        <location filename="../../engine/plan_card.py" line="321"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="309"/>
+        <location filename="../../engine/plan_card.py" line="324"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="313"/>
+        <location filename="../../engine/plan_card.py" line="328"/>
         <source>Optimizer steps</source>
         <translation>优化器步数</translation>
     </message>
@@ -10600,7 +10610,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/figure_words.py" line="74"/>
-        <location filename="../../engine/plan_card.py" line="315"/>
+        <location filename="../../engine/plan_card.py" line="330"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
@@ -10661,42 +10671,42 @@ GPU-hour</source>
         <translation>节省 = 当前每块 GPU − 改动后每块 GPU（含余量与开销）；变化最大的组成部分：</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="320"/>
+        <location filename="../../engine/plan_card.py" line="335"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="324"/>
+        <location filename="../../engine/plan_card.py" line="339"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="326"/>
+        <location filename="../../engine/plan_card.py" line="341"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="338"/>
+        <location filename="../../engine/plan_card.py" line="353"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="339"/>
+        <location filename="../../engine/plan_card.py" line="354"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="354"/>
+        <location filename="../../engine/plan_card.py" line="369"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="358"/>
+        <location filename="../../engine/plan_card.py" line="373"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="359"/>
+        <location filename="../../engine/plan_card.py" line="374"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -13814,7 +13824,7 @@ GPU-hour</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="233"/>
+        <location filename="../../engine/plan_card.py" line="248"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
@@ -14189,72 +14199,77 @@ GPU-hour</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="113"/>
+        <location filename="../../engine/report.py" line="114"/>
+        <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} training and {engine_total} per GPU on {engine_n} x {gpu} running the generation engine ({room}); estimator {estimator}.</source>
+        <translation>{verdict}：{n} x {gpu} 训练，每块 GPU 用 {total}，共 {capacity}；{engine_n} x {gpu} 运行生成引擎，每块 GPU 用 {engine_total}（{room}）；估算方法 {estimator}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="117"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="126"/>
+        <location filename="../../engine/report.py" line="133"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="128"/>
+        <location filename="../../engine/report.py" line="135"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="129"/>
+        <location filename="../../engine/report.py" line="136"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="130"/>
+        <location filename="../../engine/report.py" line="137"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="136"/>
+        <location filename="../../engine/report.py" line="143"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="145"/>
+        <location filename="../../engine/report.py" line="152"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="145"/>
+        <location filename="../../engine/report.py" line="152"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="146"/>
+        <location filename="../../engine/report.py" line="153"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="149"/>
+        <location filename="../../engine/report.py" line="156"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="150"/>
+        <location filename="../../engine/report.py" line="157"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="151"/>
+        <location filename="../../engine/report.py" line="158"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="152"/>
+        <location filename="../../engine/report.py" line="159"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="153"/>
+        <location filename="../../engine/report.py" line="160"/>
         <source>setting</source>
         <translation>设置项</translation>
     </message>
@@ -14263,27 +14278,27 @@ GPU-hour</source>
         <translation type="vanished">键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="154"/>
+        <location filename="../../engine/report.py" line="161"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="155"/>
+        <location filename="../../engine/report.py" line="162"/>
         <source>in the scenario file</source>
         <translation>场景文件中的写法</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="172"/>
+        <location filename="../../engine/report.py" line="179"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="182"/>
+        <location filename="../../engine/report.py" line="189"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="163"/>
+        <location filename="../../engine/report.py" line="170"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
@@ -14292,12 +14307,12 @@ GPU-hour</source>
         <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="174"/>
+        <location filename="../../engine/report.py" line="181"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="184"/>
+        <location filename="../../engine/report.py" line="191"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
