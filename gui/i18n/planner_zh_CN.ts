@@ -9645,7 +9645,7 @@ GPU-hour</source>
         <translation>dp_shard_size × dp_replicate_size × 张量并行 × 上下文并行规模：axolotl 的并行配置所对应的 GPU 数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="272"/>
+        <location filename="../../engine/configs/common.py" line="273"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
@@ -9665,63 +9665,67 @@ GPU-hour</source>
         <translation>不影响 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="87"/>
         <source>not read by the planner (not a memory setting it models)</source>
-        <translation>规划器不读取（不是它建模的显存设置）</translation>
+        <translation type="vanished">规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="124"/>
+        <location filename="../../engine/configs/common.py" line="125"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="147"/>
+        <location filename="../../engine/configs/common.py" line="148"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="155"/>
+        <location filename="../../engine/configs/common.py" line="156"/>
         <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="187"/>
+        <location filename="../../engine/configs/common.py" line="188"/>
         <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="396"/>
+        <location filename="../../engine/configs/common.py" line="397"/>
         <source>a projector trained beside a frozen vision tower is not modelled apart: both are counted frozen</source>
         <translation>视觉塔冻结而单独训练投影层的情况未单独建模：两者都按冻结计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="164"/>
+        <location filename="../../engine/configs/common.py" line="165"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="238"/>
+        <location filename="../../engine/configs/common.py" line="88"/>
+        <source>not read by the planner</source>
+        <translation>规划器不读取</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="239"/>
         <source>{name} keeps its fp32 states in unified memory that bitsandbytes pages to CPU memory when the GPU runs short; the planner has no paged 32-bit AdamW and counts the states on the GPU, an upper bound</source>
         <translation>{name} 把 fp32 优化器状态放在统一内存中，GPU 显存不足时 bitsandbytes 会将其换页到 CPU 内存；规划器没有分页的 32 位 AdamW，按状态全部驻留 GPU 计算，为上限估计</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="258"/>
+        <location filename="../../engine/configs/common.py" line="259"/>
         <location filename="../../engine/configs/verl.py" line="148"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="321"/>
+        <location filename="../../engine/configs/common.py" line="322"/>
         <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="351"/>
+        <location filename="../../engine/configs/common.py" line="352"/>
         <source>expected layer indices, found {value!r}</source>
         <translation>应为层序号，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="381"/>
+        <location filename="../../engine/configs/common.py" line="382"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
@@ -9863,7 +9867,7 @@ GPU-hour</source>
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="119"/>
+        <location filename="../../engine/configs/megatron.py" line="121"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
@@ -9872,32 +9876,32 @@ GPU-hour</source>
         <translation type="vanished">TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="49"/>
+        <location filename="../../engine/configs/megatron.py" line="50"/>
         <source>Megatron-LM runs its unfused vocab-parallel loss unless --cross-entropy-loss-fusion is given (megatron/core/model_parallel_config.py: cross_entropy_loss_fusion defaults to False)</source>
         <translation>除非传入 --cross-entropy-loss-fusion，Megatron-LM 运行未融合的词表并行损失（megatron/core/model_parallel_config.py：cross_entropy_loss_fusion 默认为 False）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="73"/>
+        <location filename="../../engine/configs/megatron.py" line="75"/>
         <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="127"/>
+        <location filename="../../engine/configs/megatron.py" line="129"/>
         <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
         <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="165"/>
+        <location filename="../../engine/configs/megatron.py" line="167"/>
         <source>{value} does not split into whole virtual stages on each of the {pp} pipeline ranks</source>
         <translation>{value} 无法在 {pp} 个流水线 rank 上各分成整数个虚拟阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="184"/>
+        <location filename="../../engine/configs/megatron.py" line="186"/>
         <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
         <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="210"/>
+        <location filename="../../engine/configs/megatron.py" line="212"/>
         <source>TP x PP x CP (x EP) = {par:,} GPUs, more than the script&apos;s {world:,}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP（× EP）= {par:,} 张 GPU，多于脚本中的 {world:,} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
@@ -9906,27 +9910,27 @@ GPU-hour</source>
         <translation type="vanished">TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="232"/>
+        <location filename="../../engine/configs/megatron.py" line="234"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="249"/>
+        <location filename="../../engine/configs/megatron.py" line="251"/>
         <source>{n} optimizer instances do not divide the {ranks} data-parallel x context-parallel ranks</source>
         <translation>{n} 个优化器实例不能整除 {ranks} 个数据并行 × 上下文并行进程</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="270"/>
+        <location filename="../../engine/configs/megatron.py" line="272"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="295"/>
+        <location filename="../../engine/configs/megatron.py" line="297"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="344"/>
+        <location filename="../../engine/configs/megatron.py" line="346"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -11845,23 +11849,23 @@ GPU-hour</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="145"/>
+        <location filename="../../engine/configs/export_rl.py" line="148"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="154"/>
+        <location filename="../../engine/configs/export_rl.py" line="157"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="158"/>
+        <location filename="../../engine/configs/export_rl.py" line="161"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="164"/>
-        <location filename="../../engine/configs/export_rl.py" line="227"/>
+        <location filename="../../engine/configs/export_rl.py" line="167"/>
+        <location filename="../../engine/configs/export_rl.py" line="230"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -14164,6 +14168,16 @@ GPU-hour</source>
         <location filename="../../engine/timing/term_formulas.py" line="59"/>
         <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the gradients read clip_passes times more for the gradient norm and clipping, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp</source>
         <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ 为梯度范数与裁剪再读 clip_passes 遍梯度，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_time.py" line="20"/>
+        <source>not read by the planner: its step time hides the data-parallel reduce-scatter and all-gather behind the backward and the next forward as Megatron&apos;s recipes run them, with or without this flag</source>
+        <translation>规划器不读取：无论有没有这个参数，它的步时都按 Megatron 配方的做法，把数据并行的 reduce-scatter 和 all-gather 藏在反向和下一次前向的计算背后</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_time.py" line="23"/>
+        <source>not read by the planner: its step time adds the weight gradients into the fp32 main gradients inside the GEMM (gradient accumulation fusion, on by default), with or without this flag</source>
+        <translation>规划器不读取：无论有没有这个参数，它的步时都按在 GEMM 内把权重梯度累加进 fp32 主梯度计算（梯度累加融合，默认开启）</translation>
     </message>
 </context>
 <context>
