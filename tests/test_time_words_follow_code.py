@@ -19,7 +19,7 @@ from engine.timing.data import efficiency
 from engine.timing.formulas import BUBBLE_FORMULAS, FORMULAS
 from engine.timing.hardware import hardware_for
 from engine.timing.provenance import time_provenance
-from engine.timing.term_formulas import DP_SM_SHARE, DP_TAIL_WAVE, OPT_APEX, OPT_CLIP, OPT_GRAD_BUFFER
+from engine.timing.term_formulas import DP_NO_SM_SHARE, DP_SM_SHARE, DP_TAIL_WAVE, OPT_APEX, OPT_CLIP, OPT_GRAD_BUFFER
 
 RANK_IMBALANCE = Path(__file__).resolve().parent.parent / "engine" / "posttraining" / "rank_imbalance.py"
 
@@ -58,6 +58,14 @@ def test_off_hopper_the_data_parallel_words_give_nccls_share_of_the_sms():
     dp = time_provenance(s)["communication_dp"]
     assert dp.formula == DP_SM_SHARE and "Hopper" not in dp.formula
     assert dict(dp.inputs)["displaced_share"] == f"{56 / 304:.3g}"
+
+
+def test_where_nccls_sms_are_not_known_the_data_parallel_words_say_nothing_is_displaced():
+    # B200: presets/efficiency.json nccl_contention ctas has no blackwell entry, so nccl_sm_share is 0
+    s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "b200", "framework": "torchtitan"})
+    assert nccl_sm_share(hardware_for(s)) == 0
+    dp = time_provenance(s)["communication_dp"]
+    assert dp.formula == DP_NO_SM_SHARE and not dp.inputs
 
 
 def test_the_optimizer_words_name_the_passes_of_the_code_the_row_runs():

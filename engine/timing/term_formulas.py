@@ -36,6 +36,14 @@ DP_SM_SHARE = QT_TRANSLATE_NOOP(
               "vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL's "
               "small-message latency")
 
+DP_NO_SM_SHARE = QT_TRANSLATE_NOOP(
+    "engine", "gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP "
+              "runs under pipelining) not hidden behind forward and backward, + the compute the hidden part "
+              "displaces: none of the compute-bound work (the SMs NCCL holds on this GPU, or its SM count, are not "
+              "known), 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter "
+              "gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed "
+              "scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks "
+              "(tp_only_amax_red: tp x cp) at NCCL's small-message latency")
 OPT_GRAD_BUFFER = QT_TRANSLATE_NOOP(
     "engine", "bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting "
               "for the host: Megatron's fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round "
@@ -69,8 +77,10 @@ def data_parallel_formula(s: Scenario) -> tuple[str, Inputs]:
     hw = hardware_for(s)
     one_node = s.tp * s.dp <= s.gpus_per_node
     held, sms = nccl_held_sms(hw, one_node), efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
+    if not (held and sms):  # contention.nccl_sm_share: 0 where either is not known
+        return DP_NO_SM_SHARE, ()
     inputs: Inputs = (("nccl_sms", held), ("gpu_sms", sms))
-    if static_persistent_gemms(hw.arch) and makes_gemm_wait("nccl") and held and sms:
+    if static_persistent_gemms(hw.arch) and makes_gemm_wait("nccl"):
         share = nccl_sm_share(hw, one_node, (s, resolve_model(s), True))
         return DP_TAIL_WAVE, inputs + (("displaced_share", f"{share:.3g}"),)
     return DP_SM_SHARE, inputs + (("displaced_share", f"{nccl_sm_share(hw, one_node):.3g}"),)

@@ -14151,21 +14151,26 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/timing/term_formulas.py" line="39"/>
+        <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: none of the compute-bound work (the SMs NCCL holds on this GPU, or its SM count, are not known), 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
+        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作不计挤占（不知道 NCCL 在这款 GPU 上占用的 SM 数或它的 SM 总数），显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/term_formulas.py" line="47"/>
         <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp; Megatron-Core&apos;s step: + step_bytes_per_param per owned parameter (the gradient norm, the copy into the 16-bit weights) + step_grad_buffer_passes passes over the rank&apos;s whole gradient buffer, every parameter it trains (its zeroing and the NaN check&apos;s norm) + the cast of the owned gradients to fp32 where the buffer is narrower</source>
         <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce；Megatron-Core 的步骤：+ 每个自有参数 step_bytes_per_param（梯度范数、拷贝进 16 位权重）+ 对该 rank 整个梯度缓冲区（其训练的每个参数）的 step_grad_buffer_passes 遍读写（清零与 NaN 检查的范数）+ 缓冲区窄于 fp32 时把自有梯度转换为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/term_formulas.py" line="47"/>
+        <location filename="../../engine/timing/term_formulas.py" line="55"/>
         <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp; Apex&apos;s DistributedFusedAdam (optimizer_step): + step_bytes_per_param per owned parameter (its shard&apos;s gradient norm) + step_grad_buffer_passes pass over the rank&apos;s whole gradient buffer (its zeroing); it writes the 16-bit weights itself: no copy, no gradient cast, no NaN check over the buffer</source>
         <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce；Apex 的 DistributedFusedAdam（optimizer_step）：+ 每个自有参数 step_bytes_per_param（其分片的梯度范数）+ 对该 rank 整个梯度缓冲区的 step_grad_buffer_passes 遍读写（清零）；它自己写入 16 位权重：没有拷贝，没有梯度转换，也没有对缓冲区的 NaN 检查</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/term_formulas.py" line="54"/>
+        <location filename="../../engine/timing/term_formulas.py" line="62"/>
         <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; + the framework&apos;s own passes around its step: step_bytes_per_param per owned parameter (its gradient buffer&apos;s zeroing and scaling, the gradient norm, the copy into the 16-bit weights)</source>
         <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；+ 框架在优化器步骤前后自己的遍历：每个自有参数 step_bytes_per_param（梯度缓冲区的清零与缩放、梯度范数、拷贝进 16 位权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/term_formulas.py" line="59"/>
+        <location filename="../../engine/timing/term_formulas.py" line="67"/>
         <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the gradients read clip_passes times more for the gradient norm and clipping, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp</source>
         <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ 为梯度范数与裁剪再读 clip_passes 遍梯度，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce</translation>
     </message>
