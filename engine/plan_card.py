@@ -111,36 +111,51 @@ class CardFacts:
     no_time: Message | None = None  # why there is no time or cost, when there is none
 
 
-def _machines(est: Estimate) -> str:
+def engine_gpus_apart(s: Scenario | None, est: Estimate) -> int:
+    """The generation engine's own GPUs where it runs apart (rollout_placement separate) and was judged on them
+    (RLEstimate.engine_gpu_bytes), else 0: the banner, the card and the Markdown then name both sets (after a split
+    the card said "Fits on 1 × RTX 4090" of the trainer's GPUs alone, h-polish13)."""
+    if s is None or est.rl is None or not est.rl.engine_gpu_bytes or s.rollout_placement != "separate":
+        return 0
+    return s.rollout_gpus or 0
+
+
+def _machines(est: Estimate, s: Scenario | None = None) -> str | Message:
+    engine = engine_gpus_apart(s, est)
+    if engine:
+        return message(QT_TRANSLATE_NOOP("engine", "{training} × {gpu} training and {engine} × {gpu} running the "
+                                                   "generation engine"),
+                       training=est.world_size, engine=engine, gpu=est.gpu_name)
     return f"{est.world_size} × {est.gpu_name}"  # spaced, as the window's banner: "16×NVIDIA" read as one word
 
 
-def memory_sentence(est: Estimate, unit: str) -> Message:
+def memory_sentence(est: Estimate, unit: str, s: Scenario | None = None) -> Message:
+    """The card's first sentence: whether the plan fits on its GPUs (both sets where the engine runs apart)."""
     if est.fits:
         return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} with {free} spare per GPU."),
-                       machines=_machines(est), free=format_bytes(est.headroom_bytes, unit))
+                       machines=_machines(est, s), free=format_bytes(est.headroom_bytes, unit))
     if est.serving is not None and est.serving.users_wait and not est.host_short:  # starts; not every user at once
         return message(QT_TRANSLATE_NOOP("engine", "Starts on {machines}, but not for every user at once: {why}"),
-                       machines=_machines(est), why=est.room(unit))
+                       machines=_machines(est, s), why=est.room(unit))
     if est.verdict == "tight" and est.engine_may_refuse:  # the engine's start-up, not the reserve
         return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} only if the generation engine starts: its KV "
                                                    "cache is within the start-up accounting's uncertainty."),
-                       machines=_machines(est))
+                       machines=_machines(est, s))
     if est.verdict == "tight":
         return message(QT_TRANSLATE_NOOP("engine", "Fits on {machines} only by using part of the safety reserve."),
-                       machines=_machines(est))
+                       machines=_machines(est, s))
     if est.total_bytes > est.capacity_bytes:
         return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}: {over} over per GPU."),
-                       machines=_machines(est), over=format_bytes(est.total_bytes - est.capacity_bytes, unit))
+                       machines=_machines(est, s), over=format_bytes(est.total_bytes - est.capacity_bytes, unit))
     # the GPUs hold its bytes (an "over" here was negative: "-42.10 GiB over per GPU"): the CPU memory or the engine's
     # own start-up check refuses it; the next sentences give the numbers (host_sentence) or the engine's reason
     # (serving_risk), and a post-training engine's refusal is said here (Estimate.room's order)
     if est.host_short:
         return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}: the CPU memory does not hold it."),
-                       machines=_machines(est))
+                       machines=_machines(est, s))
     if est.serving is not None:  # serving_time_facts says the engine does not start, serving_risk why
-        return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}."), machines=_machines(est))
-    return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}: {why}"), machines=_machines(est),
+        return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}."), machines=_machines(est, s))
+    return message(QT_TRANSLATE_NOOP("engine", "Does not fit on {machines}: {why}"), machines=_machines(est, s),
                    why=est.room(unit))
 
 
@@ -365,7 +380,7 @@ def change_sentence(s: Scenario, est: Estimate, unit: str) -> Message | None:
 def card_facts(s: Scenario, est: Estimate, t: StepTime | None, unit: str = "GiB") -> CardFacts:
     """The paragraph (fit, CPU memory, time, cost, main risk or, for a run that does not fit, what to change) and
     the time and cost rows."""
-    sentences = [memory_sentence(est, unit)]
+    sentences = [memory_sentence(est, unit, s)]
     host = host_sentence(est, unit)
     if host is not None:
         sentences.append(host)

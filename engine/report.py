@@ -11,7 +11,7 @@ from html import escape
 from .frameworks.defaults import defaults_for
 from .memory.breakdown import Estimate
 from .messages import QT_TRANSLATE_NOOP, Message, one_line
-from .plan_card import change_sentence, time_facts
+from .plan_card import change_sentence, engine_gpus_apart, time_facts
 from .scenario import DEFAULTS, Scenario
 from .scenario.key_words import field_label, value_words
 from .serving import REFUSED, serving_speed
@@ -110,9 +110,16 @@ def build_report(s: Scenario, est: Estimate, unit: str = "GiB", tr: Translate = 
                  tr_engine: Translate = _same, tr_fields: Translate = _same) -> Report:
     """tr translates the report's own words ("report" context), tr_engine the engine's, tr_fields the set-up's."""
     verdict = tr_engine(est.verdict)
-    line = tr(QT_TRANSLATE_NOOP("report", "{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); "
-                                          "estimator {estimator}.")).format(
-        verdict=verdict.upper() if verdict.isascii() else verdict, total=format_bytes(est.total_bytes, unit),
+    engine = engine_gpus_apart(s, est)  # the generation engine on GPUs of its own: each set with its figure
+    template = QT_TRANSLATE_NOOP("report", "{verdict}: {total} of {capacity} per GPU on {n} x {gpu} training and "
+                                           "{engine_total} per GPU on {engine_n} x {gpu} running the generation engine "
+                                           "({room}); estimator {estimator}.") if engine else \
+        QT_TRANSLATE_NOOP("report", "{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); "
+                                    "estimator {estimator}.")
+    line = tr(template).format(
+        engine_total=format_bytes(est.rl.engine_gpu_bytes, unit) if engine else "", engine_n=format_gpu_count(engine),
+        verdict=verdict.upper() if verdict.isascii() else verdict,
+        total=format_bytes(est.rl.training_gpu_bytes if engine else est.total_bytes, unit),
         capacity=format_bytes(est.capacity_bytes, unit), n=format_gpu_count(est.world_size), gpu=est.gpu_name,
         # a served model's room is the engine's sentence: its full stop inside the brackets read "(... cache.);"
         room=est.room(unit).format_with(tr_engine).rstrip(".。"), estimator=tr_engine(est.estimator))

@@ -110,6 +110,16 @@ def _refuse_unknown_command(word: str) -> None:
                      "and a scenario file (SCENARIO.json) opens the window; try --help")
 
 
+def _first_word(argv: list[str]) -> str | None:
+    """The first argument that is neither an option nor a window option's value (each takes one: --lang zh_CN)."""
+    i = 0
+    while i < len(argv):
+        if not argv[i].startswith("-"):
+            return argv[i]
+        i += 1 if argv[i] in ("-h", "--help") else 2
+    return None
+
+
 def parse_window_args(argv: list[str]) -> WindowOptions:
     """The window's options in any order; one scenario file at most."""
     opts = WindowOptions()
@@ -142,7 +152,7 @@ def parse_window_args(argv: list[str]) -> WindowOptions:
         elif arg.startswith("--"):
             raise UsageError(f"unknown option {shown(arg)}; try --help")
         else:
-            if opts.scenario is None and i == 0:
+            if opts.scenario is None:  # the first word that is no option's value, after --lang zh_CN too
                 _refuse_unknown_command(arg)
             if opts.scenario is not None:
                 raise UsageError("open one scenario file at a time")
@@ -166,8 +176,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if argv and argv[0] not in CLI_COMMANDS and ("-h" in argv or "--help" in argv):  # the window's options too
         try:
-            if not argv[0].startswith("-"):
-                _refuse_unknown_command(argv[0])
+            word = _first_word(argv)
+            if word is not None:
+                _refuse_unknown_command(word)
         except UsageError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2

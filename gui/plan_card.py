@@ -28,9 +28,9 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 
-from engine import Scenario
+from engine import Estimate, Scenario
 from engine.messages import QT_TRANSLATE_NOOP
-from engine.plan_card import card_facts, card_inputs
+from engine.plan_card import card_facts, card_inputs, engine_gpus_apart
 from engine.safe_write import atomic_write
 from engine.scenario.card_file import card_xmp, png_with_scenario
 from engine.timing import StepTime
@@ -55,6 +55,8 @@ INK, MUTED = "#111111", "#5c5c5c"
 _MARKED = (
     QT_TRANSLATE_NOOP("PlanCard", "Plan card · LLM Memory Planner %(version)s · %(date)s"),
     QT_TRANSLATE_NOOP("PlanCard", "%(used)s of %(cap)s on each GPU · %(room)s"),
+    QT_TRANSLATE_NOOP("PlanCard", "%(used)s of %(cap)s on each training GPU, %(engine_used)s on each generation engine "
+                                  "GPU · %(room)s"),
     QT_TRANSLATE_NOOP("PlanCard", "Time and cost"),
     QT_TRANSLATE_NOOP("PlanCard", "Inputs that differ from the defaults"),
 )
@@ -71,6 +73,18 @@ def step_time_or_none(s: Scenario) -> StepTime | None:
         return None
 
 
+def _memory_line(s: Scenario, est: Estimate, unit: str) -> str:
+    """The verdict's figures: per GPU, or each set's where the generation engine runs on GPUs of its own (the
+    banner's two figures: the trainer's with its reserve, the engine's as its start-up check judges it)."""
+    figures = {"used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit),
+               "room": tr_message(est.room(unit))}
+    if engine_gpus_apart(s, est):
+        return _tr("%(used)s of %(cap)s on each training GPU, %(engine_used)s on each generation engine GPU · "
+                   "%(room)s") % {**figures, "used": format_bytes(est.rl.training_gpu_bytes, unit),
+                                  "engine_used": format_bytes(est.rl.engine_gpu_bytes, unit)}
+    return _tr("%(used)s of %(cap)s on each GPU · %(room)s") % figures
+
+
 def card_parts(win: PlannerWindow) -> tuple[str, str]:
     """(HTML above the charts, HTML below them) of the current scenario's card."""
     s, est, unit = win.state.scenario, win.state.estimate, win.state.unit
@@ -84,10 +98,8 @@ def card_parts(win: PlannerWindow) -> tuple[str, str]:
            f"<p style='font-size:large; color:{INK}'>" + escape(" ".join(tr_message(m) for m in facts.sentences))
            + "</p>"
            f"<p style='color:{INK}'><b style='color:{colours[est.verdict]}'>"
-           f"{escape(verdict.upper() if verdict.isascii() else verdict)}</b> — " + escape(
-               _tr("%(used)s of %(cap)s on each GPU · %(room)s") % {
-                   "used": format_bytes(est.total_bytes, unit), "cap": format_bytes(est.capacity_bytes, unit),
-                   "room": tr_message(est.room(unit))}) + "</p>")
+           f"{escape(verdict.upper() if verdict.isascii() else verdict)}</b> — " + escape(_memory_line(s, est, unit))
+           + "</p>")
     time_rows = "".join(f"<tr><td>{escape(tr_message(label))}</td><td align='right'>{escape(tr_message(value))}"
                         "</td></tr>" for label, value in facts.time_rows)
     if facts.no_time is not None:

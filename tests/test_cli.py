@@ -254,6 +254,24 @@ def test_a_mistyped_command_is_named_not_opened_as_a_scenario(capsys):
     assert launch.parse_window_args(["missing.json"]).scenario == "missing.json"
 
 
+def test_a_mistyped_command_after_the_language_is_named_too(capsys):
+    """`main.py --lang zh_CN estimat FILE` opened the window on a file named "estimat" (gui/launch.py checked only the
+    first word for a command): it says "unknown command", as `main.py estimat FILE` does, --help or not; a scenario
+    file after the window's options still opens."""
+    from gui import launch
+
+    for argv in (["--lang", "zh_CN", "estimat", "examples/grpo-qwen2.5-1.5b-trl-vllm-colocate.json"],
+                 ["--lang", "zh_CN", "estimat"], ["--theme", "dark", "--lang", "en", "estimat", "--help"]):
+        assert launch.main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert "unknown command 'estimat'" in err and "did you mean estimate?" in err
+    opts = launch.parse_window_args(["--lang", "zh_CN", "examples/grpo-qwen2.5-1.5b-trl-vllm-colocate.json"])
+    assert opts.scenario == "examples/grpo-qwen2.5-1.5b-trl-vllm-colocate.json" and opts.language == "zh_CN"
+    with pytest.raises(SystemExit) as exc:
+        launch.main(["--lang", "zh_CN", "examples/x.json", "--help"])
+    assert exc.value.code == 0 and "serve-fit" in capsys.readouterr().out
+
+
 def test_the_verdict_line_does_not_close_a_sentence_inside_its_brackets():
     """The GRPO example at 32B on 8 x H100 (engine TP 1) read "Verdict: DOES NOT FIT (vLLM refuses: ... budget).)"."""
     from engine import scenario_from_dict

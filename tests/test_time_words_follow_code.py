@@ -12,11 +12,14 @@ import pytest
 
 from engine import scenario_from_dict
 from engine.posttraining.term_words import RL_FORMULAS, RL_PROVENANCE
+from engine.scenario import resolve_model
 from engine.scenario.format import KEYS
 from engine.timing.contention import nccl_sm_share
 from engine.timing.data import efficiency
 from engine.timing.formulas import BUBBLE_FORMULAS, FORMULAS
 from engine.timing.hardware import hardware_for
+from engine.timing.provenance import time_provenance
+from engine.timing.term_formulas import DP_NO_SM_SHARE, DP_SM_SHARE, DP_TAIL_WAVE, OPT_APEX, OPT_CLIP, OPT_GRAD_BUFFER
 
 RANK_IMBALANCE = Path(__file__).resolve().parent.parent / "engine" / "posttraining" / "rank_imbalance.py"
 
@@ -29,12 +32,59 @@ def test_the_data_parallel_words_give_hoppers_displaced_share():
     # sm_residency.tail_share: 1 - 1 / ceil(132 / (132 - 16)) = 1/2 on an H100 (132 SMs, NCCL's 16 CTAs across nodes)
     assert nccl_sm_share(hardware_for(_h100())) == pytest.approx(1 / 2)
     assert "on Hopper" in FORMULAS["communication_dp"] and "1/2" in FORMULAS["communication_dp"]
+    # h-review21c: only a GEMM of more CTAs than the SMs NCCL leaves loses it
+    assert "more CTAs than the SMs NCCL" in FORMULAS["communication_dp"]
 
 
-def test_the_optimizer_words_name_the_gradient_buffer_passes_the_megatron_profile_runs():
-    # presets/efficiency.json frameworks megatron: step_grad_buffer_passes 2 (zero_ and check_grads' norm, core_v0.13.0)
-    passes = efficiency()["frameworks"]["megatron"]["step_grad_buffer_passes"]
-    assert f"{passes} passes over the rank's whole gradient buffer" in FORMULAS["optimizer"]
+def test_hoppers_data_parallel_words_give_the_share_the_code_computes_for_the_scenarios_gemms():
+    # Qwen2.5-0.5B across 2 nodes: NCCL holds 16 of 132 SMs (presets/efficiency.json nccl_contention ctas hopper),
+    # and its 896-wide projections' GEMMs fit in the 116 left (sm_residency.tail_share_of_gemms' q_proj: 112 CTAs),
+    # so the share over the layer's GEMM FLOPs is below the whole 1/2, and the words give that figure
+    s = scenario_from_dict({"model": "qwen2.5-0.5b", "gpu": "h100-sxm-80gb", "framework": "torchtitan",
+                            "gpus_per_node": 8, "nodes": 2})
+    dp = time_provenance(s)["communication_dp"]
+    inputs = dict(dp.inputs)
+    assert dp.formula == DP_TAIL_WAVE and "loses nothing" in dp.formula
+    assert (inputs["nccl_sms"], inputs["gpu_sms"]) == (16, 132)
+    code = nccl_sm_share(hardware_for(s), False, (s, resolve_model(s), True))
+    assert 0 < code < 1 / 2
+    assert inputs["displaced_share"] == f"{code:.3g}"
+
+
+def test_off_hopper_the_data_parallel_words_give_nccls_share_of_the_sms():
+    # MI300X: 56 of 304 SMs (CUs) held inside a node (nccl_contention ctas_inside_node), no tail wave (not
+    # gemm_tile_scheduler static_persistent): the share is 56 / 304
+    s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "mi300x", "framework": "torchtitan"})
+    dp = time_provenance(s)["communication_dp"]
+    assert dp.formula == DP_SM_SHARE and "Hopper" not in dp.formula
+    assert dict(dp.inputs)["displaced_share"] == f"{56 / 304:.3g}"
+
+
+def test_where_nccls_sms_are_not_known_the_data_parallel_words_say_nothing_is_displaced():
+    # B200: presets/efficiency.json nccl_contention ctas has no blackwell entry, so nccl_sm_share is 0
+    s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "b200", "framework": "torchtitan"})
+    assert nccl_sm_share(hardware_for(s)) == 0
+    dp = time_provenance(s)["communication_dp"]
+    assert dp.formula == DP_NO_SM_SHARE and not dp.inputs
+
+
+def test_the_optimizer_words_name_the_passes_of_the_code_the_row_runs():
+    # presets/efficiency.json frameworks megatron: step_grad_buffer_passes 2 (zero_ and check_grads' norm,
+    # core_v0.13.0); optimizer_steps apex-distributed-fused-adam: 1 (zero_grad's grad_buffer.zero_(), apex b496d85f);
+    # meta-llama3 borrows the profile without running its step (profile_step_passes false): the generic clip passes
+    table = efficiency()
+    megatron = time_provenance(_h100(framework="megatron"))["optimizer"]
+    assert megatron.formula == OPT_GRAD_BUFFER
+    assert dict(megatron.inputs)["step_grad_buffer_passes"] == table["frameworks"]["megatron"]["step_grad_buffer_passes"]
+    apex = time_provenance(_h100(framework="megatron", optimizer_step="apex-distributed-fused-adam"))["optimizer"]
+    assert apex.formula == OPT_APEX and "Megatron-Core" not in apex.formula
+    assert dict(apex.inputs) == {
+        "step_bytes_per_param": f"{table['optimizer_steps']['apex-distributed-fused-adam']['step_bytes_per_param']} B",
+        "step_grad_buffer_passes": table["optimizer_steps"]["apex-distributed-fused-adam"]["step_grad_buffer_passes"]}
+    meta = time_provenance(_h100(framework="meta-llama3"))["optimizer"]
+    assert meta.formula == OPT_CLIP and "gradient buffer" not in meta.formula
+    assert dict(meta.inputs) == {"clip_passes": table["optimizer_bytes_per_param"]["clip_passes"]}
+    assert "Megatron-Core: + 2" not in FORMULAS["optimizer"]
 
 
 def test_the_pipeline_words_name_the_node_boundary_crossing():
@@ -58,3 +108,19 @@ def test_the_rank_wait_words_name_every_scenario_key_the_code_reads():
     for key in read - said_otherwise:
         assert key in RL_FORMULAS["rank_imbalance"]
     assert "sequence_len_std" in RL_PROVENANCE["rank_imbalance"].basis
+
+
+def test_the_time_tabs_hover_shows_the_words_and_figures_of_the_scenario_at_hand(qtbot):
+    # the legend's hover (gui/time_bar.py) carries the provenance's formula and the figures it reads: on Meta's
+    # stack the generic clip passes, not Megatron-Core's buffer passes; on Hopper the displaced share the code computes
+    from engine.workloads import step_time
+    from gui.time_bar import TimeBar
+    bar = TimeBar()
+    qtbot.addWidget(bar)
+    s = scenario_from_dict({"model": "qwen2.5-0.5b", "gpu": "h100-sxm-80gb", "framework": "meta-llama3",
+                            "gpus_per_node": 8, "nodes": 2})
+    bar.show_time(step_time(s), time_provenance(s))
+    hover = bar.legend.toolTip()
+    share = nccl_sm_share(hardware_for(s), False, (s, resolve_model(s), True))
+    assert f"displaced_share = {share:.3g}" in hover and "nccl_sms = 16" in hover
+    assert "clip_passes = 2" in hover and "gradient buffer" not in hover

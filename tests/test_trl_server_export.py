@@ -51,7 +51,9 @@ def test_a_server_mode_share_in_the_file_is_not_the_engines():
     """In server mode the trainer never reads vllm_gpu_memory_utilization (grpo_config.py: "must be passed separately
     when launching the vLLM server"); the import copied the file's 0.8 onto the engine's share. It is now "auto" (the
     server's default, trl vllm-serve 0.9), and the import's notes say the server's own flag sets it."""
-    result = import_texts([("trl_config.yaml", export_config(scenario_from_dict(SPLIT), "trl"))])
+    # a user's server-mode file that sets it anyway (the export leaves it out: the next test)
+    written = export_config(scenario_from_dict(SPLIT), "trl") + "vllm_gpu_memory_utilization: 0.8\n"
+    result = import_texts([("trl_config.yaml", written)])
     assert result.scenario["rollout_gpu_memory_utilization"] == "auto"
     why = next(str(a.why) for a in result.assumed if a.key == "rollout_gpu_memory_utilization")
     assert "--gpu_memory_utilization" in why and "server" in why
@@ -73,3 +75,16 @@ def test_the_import_review_says_the_server_sets_the_share(qtbot):
             for r in range(assumed.rowCount())}
     value, why = rows["rollout_gpu_memory_utilization"]
     assert value == "auto" and "--gpu_memory_utilization" in why
+
+
+def test_a_server_mode_file_leaves_the_share_to_the_servers_command():
+    """The trainer's file carried vllm_gpu_memory_utilization 0.8 in server mode, where the trainer never reads it
+    (huggingface/trl@f2cd577 trl/trainer/grpo_trainer.py:767 "only applies to colocation mode"; trl/generation/
+    vllm_generation.py:315-354 passes it to vLLM in the colocate branch alone): it is left out, and the server's
+    command carries it (--gpu_memory_utilization 0.8). Colocated, the file keeps it (the trainer builds the engine)."""
+    text = export_config(scenario_from_dict(SPLIT), "trl")
+    assert "vllm_gpu_memory_utilization" not in text
+    assert "--gpu_memory_utilization 0.8" in _server_line(text)
+    colocated = export_config(scenario_from_dict({**SPLIT, "rollout_placement": "colocate", "gpus_per_node": 2,
+                                                  "rollout_gpu_memory_utilization": 0.3}), "trl")
+    assert "vllm_gpu_memory_utilization: 0.3" in colocated

@@ -84,7 +84,8 @@ def why_not_read(key: str) -> Message:
     leaf = key.rsplit(".", 1)[-1].split("[", 1)[0]
     if _NO_MEMORY.search(leaf) or _NO_MEMORY.search(key):
         return NO_MEMORY_WHY
-    return message(QT_TRANSLATE_NOOP("engine", "not read by the planner (not a memory setting it models)"))
+    # not "(not a memory setting it models)": the planner models time too, and some of these decide it
+    return message(QT_TRANSLATE_NOOP("engine", "not read by the planner"))
 
 
 def as_bool(value: Any) -> bool | None:

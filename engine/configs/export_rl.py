@@ -137,7 +137,10 @@ def _trl_generation(s: Scenario) -> dict[str, Any]:
     if s.rollout_engine == "none":
         return data
     data["vllm_mode"] = "server" if s.rollout_placement == "separate" else "colocate"
-    if s.rollout_gpu_memory_utilization != "auto":
+    # colocated only: in server mode the trainer never reads it (huggingface/trl@f2cd577 grpo_trainer.py:767 "only
+    # applies to colocation mode", trl/generation/vllm_generation.py:315-354 passes it to LLM(...) in the colocate
+    # branch alone); `trl vllm-serve --gpu_memory_utilization` (_trl_server_line) carries the engine's share
+    if s.rollout_gpu_memory_utilization != "auto" and s.rollout_placement != "separate":
         data["vllm_gpu_memory_utilization"] = s.rollout_gpu_memory_utilization
     if s.rollout_tp > 1:
         data["vllm_tensor_parallel_size"] = s.rollout_tp

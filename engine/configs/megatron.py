@@ -21,6 +21,7 @@ from ..scenario.pipeline_layout import layout_chunks, parse_pipeline_layout
 from .common import as_int, set_int
 from .megatron_model import flag_int, read_model
 from .megatron_offload import bridge_flags, read_optimizer_offload
+from .megatron_time import read_time_flags
 from .result import Collector
 from .shell import hydra_overrides, scan
 
@@ -62,6 +63,7 @@ def read_flags(c: Collector, a: dict[str, Any], text: str, model_from_shape: boo
     _read_precision_and_recompute(c, a)
     _read_kernels_and_offload(c, a)
     _read_moe_kernels(c, a)
+    read_time_flags(c, a)  # --tp-comm-overlap into its time key; the time flags the planner does not read, said so
     # Megatron-Bridge's OptimizerConfig overrides where the script has no offload flag of its own
     bridge = bridge_flags(hydra_overrides(text, c.file)) if "optimizer." in text else {}
     use_bridge = bool(bridge) and not {"--optimizer-cpu-offload", "--optimizer-offload-fraction"} & set(a)

@@ -26,6 +26,7 @@ from .formulas import OVERLAPPED_INTERLEAVED_BUBBLE, OVERLAPPED_INTERLEAVED_SEND
 from .layer_settings import fp8_casts
 from .nvfp4 import trains_nvfp4
 from .pipeline import model_chunks, overlaps_chunk_exchanges
+from .term_formulas import data_parallel_formula, optimizer_formula
 from .tp_overlap import userbuffers_on
 from .zero_bubble import ZERO_BUBBLE_SCHEDULES, deferred_w_passes
 
@@ -173,8 +174,10 @@ def time_provenance(s: Scenario) -> dict[str, Provenance]:
     out["communication_tp"] = _TP_DERIVED if hides else _COLLECTIVE_DERIVED
     if prof["ep_overlap"] > 0:
         out["communication_ep"] = _COLLECTIVE_ASSUMED
-    out["communication_dp"] = _COLLECTIVE_ASSUMED if max(prof["dp_overlap"], prof["zero3_overlap"]) > 0 \
-        else _COLLECTIVE_DERIVED
+    dp = _COLLECTIVE_ASSUMED if max(prof["dp_overlap"], prof["zero3_overlap"]) > 0 else _COLLECTIVE_DERIVED
+    # the words of what the code computes for s's GPU and framework code (term_formulas.py)
+    out["communication_dp"] = Provenance(dp.kind, dp.basis, *data_parallel_formula(s))
+    out["optimizer"] = Provenance(_FIXED["optimizer"].kind, _FIXED["optimizer"].basis, *optimizer_formula(s))
     return out
 
 

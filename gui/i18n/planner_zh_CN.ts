@@ -3890,11 +3890,16 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../plan_card.py" line="58"/>
+        <source>%(used)s of %(cap)s on each training GPU, %(engine_used)s on each generation engine GPU · %(room)s</source>
+        <translation>每块训练 GPU 已用 %(used)s / %(cap)s，每块生成引擎 GPU 已用 %(engine_used)s · %(room)s</translation>
+    </message>
+    <message>
+        <location filename="../plan_card.py" line="60"/>
         <source>Time and cost</source>
         <translation>时间与费用</translation>
     </message>
     <message>
-        <location filename="../plan_card.py" line="59"/>
+        <location filename="../plan_card.py" line="61"/>
         <source>Inputs that differ from the defaults</source>
         <translation>与默认值不同的输入</translation>
     </message>
@@ -9640,7 +9645,7 @@ GPU-hour</source>
         <translation>dp_shard_size × dp_replicate_size × 张量并行 × 上下文并行规模：axolotl 的并行配置所对应的 GPU 数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="272"/>
+        <location filename="../../engine/configs/common.py" line="273"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
@@ -9660,63 +9665,67 @@ GPU-hour</source>
         <translation>不影响 GPU 显存</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="87"/>
         <source>not read by the planner (not a memory setting it models)</source>
-        <translation>规划器不读取（不是它建模的显存设置）</translation>
+        <translation type="vanished">规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="124"/>
+        <location filename="../../engine/configs/common.py" line="125"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="147"/>
+        <location filename="../../engine/configs/common.py" line="148"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="155"/>
+        <location filename="../../engine/configs/common.py" line="156"/>
         <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="187"/>
+        <location filename="../../engine/configs/common.py" line="188"/>
         <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="396"/>
+        <location filename="../../engine/configs/common.py" line="397"/>
         <source>a projector trained beside a frozen vision tower is not modelled apart: both are counted frozen</source>
         <translation>视觉塔冻结而单独训练投影层的情况未单独建模：两者都按冻结计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="164"/>
+        <location filename="../../engine/configs/common.py" line="165"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="238"/>
+        <location filename="../../engine/configs/common.py" line="88"/>
+        <source>not read by the planner</source>
+        <translation>规划器不读取</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/common.py" line="239"/>
         <source>{name} keeps its fp32 states in unified memory that bitsandbytes pages to CPU memory when the GPU runs short; the planner has no paged 32-bit AdamW and counts the states on the GPU, an upper bound</source>
         <translation>{name} 把 fp32 优化器状态放在统一内存中，GPU 显存不足时 bitsandbytes 会将其换页到 CPU 内存；规划器没有分页的 32 位 AdamW，按状态全部驻留 GPU 计算，为上限估计</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="258"/>
+        <location filename="../../engine/configs/common.py" line="259"/>
         <location filename="../../engine/configs/verl.py" line="148"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="321"/>
+        <location filename="../../engine/configs/common.py" line="322"/>
         <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="351"/>
+        <location filename="../../engine/configs/common.py" line="352"/>
         <source>expected layer indices, found {value!r}</source>
         <translation>应为层序号，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="381"/>
+        <location filename="../../engine/configs/common.py" line="382"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
@@ -9858,7 +9867,7 @@ GPU-hour</source>
         <translation>应为非零整数，实际为 {n!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="119"/>
+        <location filename="../../engine/configs/megatron.py" line="121"/>
         <source>Megatron runs 1F1B without virtual pipeline stages</source>
         <translation>没有虚拟流水线阶段时，Megatron 使用 1F1B</translation>
     </message>
@@ -9867,32 +9876,32 @@ GPU-hour</source>
         <translation type="vanished">TP × PP × CP = {par} 块 GPU，多于脚本中的 {world} 块：按 {nodes} 个节点、每节点 {per_node} 块计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="49"/>
+        <location filename="../../engine/configs/megatron.py" line="50"/>
         <source>Megatron-LM runs its unfused vocab-parallel loss unless --cross-entropy-loss-fusion is given (megatron/core/model_parallel_config.py: cross_entropy_loss_fusion defaults to False)</source>
         <translation>除非传入 --cross-entropy-loss-fusion，Megatron-LM 运行未融合的词表并行损失（megatron/core/model_parallel_config.py：cross_entropy_loss_fusion 默认为 False）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="73"/>
+        <location filename="../../engine/configs/megatron.py" line="75"/>
         <source>Megatron&apos;s default --optimizer adam is fused: megatron/core/optimizer/__init__.py imports Transformer Engine&apos;s (or Apex&apos;s) FusedAdam as Adam</source>
         <translation>Megatron 默认的 --optimizer adam 是融合实现：megatron/core/optimizer/__init__.py 把 Transformer Engine（或 Apex）的 FusedAdam 作为 Adam 导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="127"/>
+        <location filename="../../engine/configs/megatron.py" line="129"/>
         <source>Megatron switches sequence parallelism off at tensor-parallel size 1 (megatron/training/arguments.py validate_args), so it stays off</source>
         <translation>张量并行规模为 1 时 Megatron 会关闭序列并行（megatron/training/arguments.py validate_args），因此保持关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="165"/>
+        <location filename="../../engine/configs/megatron.py" line="167"/>
         <source>{value} does not split into whole virtual stages on each of the {pp} pipeline ranks</source>
         <translation>{value} 无法在 {pp} 个流水线 rank 上各分成整数个虚拟阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="184"/>
+        <location filename="../../engine/configs/megatron.py" line="186"/>
         <source>sharding strategy {strategy!r}: nothing sharded beyond plain data parallelism</source>
         <translation>分片策略 {strategy!r}：除普通数据并行外不做任何分片</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="210"/>
+        <location filename="../../engine/configs/megatron.py" line="212"/>
         <source>TP x PP x CP (x EP) = {par:,} GPUs, more than the script&apos;s {world:,}: {nodes} nodes of {per_node}</source>
         <translation>TP × PP × CP（× EP）= {par:,} 张 GPU，多于脚本中的 {world:,} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
@@ -9901,27 +9910,27 @@ GPU-hour</source>
         <translation type="vanished">TP × PP × CP（× EP）= {par} 张 GPU，多于脚本中的 {world} 张：{nodes} 个节点，每个 {per_node} 张</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="232"/>
+        <location filename="../../engine/configs/megatron.py" line="234"/>
         <source>{gbs} is not a multiple of micro-batch x data-parallel size {mbs_dp}</source>
         <translation>{gbs} 不是微批次 × 数据并行规模 {mbs_dp} 的整数倍</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="249"/>
+        <location filename="../../engine/configs/megatron.py" line="251"/>
         <source>{n} optimizer instances do not divide the {ranks} data-parallel x context-parallel ranks</source>
         <translation>{n} 个优化器实例不能整除 {ranks} 个数据并行 × 上下文并行进程</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="270"/>
+        <location filename="../../engine/configs/megatron.py" line="272"/>
         <source>neither --bf16 nor --fp16: Megatron trains in fp32</source>
         <translation>既无 --bf16 也无 --fp16：Megatron 以 fp32 训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="295"/>
+        <location filename="../../engine/configs/megatron.py" line="297"/>
         <source>no --recompute-granularity: Megatron keeps all activations</source>
         <translation>没有 --recompute-granularity：Megatron 保留全部激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron.py" line="344"/>
+        <location filename="../../engine/configs/megatron.py" line="346"/>
         <source>no --moe-grouped-gemm: Megatron-LM&apos;s default runs the experts one after another (SequentialMLP; megatron/training/arguments.py, store_true)</source>
         <translation>未设置 --moe-grouped-gemm：Megatron-LM 默认逐个运行专家（SequentialMLP；megatron/training/arguments.py，store_true）</translation>
     </message>
@@ -10294,62 +10303,67 @@ GPU-hour</source>
         <translation>未检查 CPU 内存（未设置）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="120"/>
+        <location filename="../../engine/plan_card.py" line="135"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="130"/>
+        <location filename="../../engine/plan_card.py" line="145"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="126"/>
+        <location filename="../../engine/plan_card.py" line="141"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="123"/>
+        <location filename="../../engine/plan_card.py" line="126"/>
+        <source>{training} × {gpu} training and {engine} × {gpu} running the generation engine</source>
+        <translation>{training} × {gpu}（训练）和 {engine} × {gpu}（运行生成引擎）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="138"/>
         <source>Starts on {machines}, but not for every user at once: {why}</source>
         <translation>可在 {machines} 上启动，但无法同时服务所有用户：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="133"/>
+        <location filename="../../engine/plan_card.py" line="148"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="151"/>
+        <location filename="../../engine/plan_card.py" line="166"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="153"/>
+        <location filename="../../engine/plan_card.py" line="168"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="193"/>
+        <location filename="../../engine/plan_card.py" line="208"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="195"/>
+        <location filename="../../engine/plan_card.py" line="210"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="199"/>
+        <location filename="../../engine/plan_card.py" line="214"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="201"/>
+        <location filename="../../engine/plan_card.py" line="216"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="204"/>
+        <location filename="../../engine/plan_card.py" line="219"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
@@ -10358,72 +10372,72 @@ GPU-hour</source>
         <translation type="vanished">主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="139"/>
+        <location filename="../../engine/plan_card.py" line="154"/>
         <source>Does not fit on {machines}: the CPU memory does not hold it.</source>
         <translation>在 {machines} 上放不下：CPU 内存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="142"/>
+        <location filename="../../engine/plan_card.py" line="157"/>
         <source>Does not fit on {machines}.</source>
         <translation>在 {machines} 上放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="143"/>
+        <location filename="../../engine/plan_card.py" line="158"/>
         <source>Does not fit on {machines}: {why}</source>
         <translation>在 {machines} 上放不下：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="165"/>
+        <location filename="../../engine/plan_card.py" line="180"/>
         <source>Main risk: at {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
         <translation>主要风险：每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="170"/>
+        <location filename="../../engine/plan_card.py" line="185"/>
         <source>Main risk: one slot (n_parallel 1) answers one request at a time; a second user waits until the first answer is done. Set more slots to serve several at once.</source>
         <translation>主要风险：只有一个槽位（n_parallel 1），一次只回答一个请求；第二个用户要等第一个回答完成。设置更多槽位才能同时服务多人。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="174"/>
+        <location filename="../../engine/plan_card.py" line="189"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="182"/>
+        <location filename="../../engine/plan_card.py" line="197"/>
         <source>Main risk: none stands out in memory; the times and costs are estimates, with the range 8 in 10 measured runs like it came within.</source>
         <translation>主要风险：内存方面没有突出风险；时间和费用均为估算值，并给出了 10 次类似实测运行中有 8 次落入的范围。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="207"/>
+        <location filename="../../engine/plan_card.py" line="222"/>
         <source>Main risk: the time. Measured runs like this one took up to {multiple}x the model&apos;s step time: plan for the slow end of the range.</source>
         <translation>主要风险：时间。与此类似的实测运行耗时最多达到模型步时的 {multiple} 倍：请按范围的慢端做计划。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="217"/>
+        <location filename="../../engine/plan_card.py" line="232"/>
         <source>Output tokens/s of all {n} engine instances ({users} sequences; the rows above are one instance&apos;s)</source>
         <translation>全部 {n} 个引擎实例的输出 token/s（{users} 条序列；以上各行为单个实例的数字）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="225"/>
+        <location filename="../../engine/plan_card.py" line="240"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="228"/>
+        <location filename="../../engine/plan_card.py" line="243"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="230"/>
+        <location filename="../../engine/plan_card.py" line="245"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="231"/>
+        <location filename="../../engine/plan_card.py" line="246"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="232"/>
+        <location filename="../../engine/plan_card.py" line="247"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
@@ -10432,108 +10446,108 @@ GPU-hour</source>
         <translation type="vanished">引擎实例</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="256"/>
+        <location filename="../../engine/plan_card.py" line="271"/>
         <source>GPUs an hour ({n} x {price})</source>
         <translation>GPU 每小时费用（{n} × {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="258"/>
+        <location filename="../../engine/plan_card.py" line="273"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="266"/>
+        <location filename="../../engine/plan_card.py" line="281"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="267"/>
+        <location filename="../../engine/plan_card.py" line="282"/>
         <source>Time to first token, measured runs like this one (8 in 10)</source>
         <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="268"/>
+        <location filename="../../engine/plan_card.py" line="283"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="269"/>
+        <location filename="../../engine/plan_card.py" line="284"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="270"/>
+        <location filename="../../engine/plan_card.py" line="285"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="271"/>
+        <location filename="../../engine/plan_card.py" line="286"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="279"/>
+        <location filename="../../engine/plan_card.py" line="294"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="281"/>
+        <location filename="../../engine/plan_card.py" line="296"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="283"/>
+        <location filename="../../engine/plan_card.py" line="298"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="284"/>
+        <location filename="../../engine/plan_card.py" line="299"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="285"/>
+        <location filename="../../engine/plan_card.py" line="300"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="287"/>
+        <location filename="../../engine/plan_card.py" line="302"/>
         <source>MFU with attention counted whole (as torchtitan prints it)</source>
         <translation>注意力全量计入时的 MFU（即 torchtitan 打印的值）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="291"/>
+        <location filename="../../engine/plan_card.py" line="306"/>
         <source>Speed capped (MFU with attention counted whole, as the published runs&apos; ceiling was measured)</source>
         <translation>速度已封顶（注意力全量计入的 MFU，与已发表运行的上限计法相同）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="293"/>
+        <location filename="../../engine/plan_card.py" line="308"/>
         <source>{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})</source>
         <translation>{mfu:.0%} 降至 {held:.0%}（上限 {cap:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="300"/>
-        <location filename="../../engine/plan_card.py" line="311"/>
+        <location filename="../../engine/plan_card.py" line="315"/>
+        <location filename="../../engine/plan_card.py" line="326"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="301"/>
+        <location filename="../../engine/plan_card.py" line="316"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="306"/>
+        <location filename="../../engine/plan_card.py" line="321"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="309"/>
+        <location filename="../../engine/plan_card.py" line="324"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="313"/>
+        <location filename="../../engine/plan_card.py" line="328"/>
         <source>Optimizer steps</source>
         <translation>优化器步数</translation>
     </message>
@@ -10600,7 +10614,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/figure_words.py" line="74"/>
-        <location filename="../../engine/plan_card.py" line="315"/>
+        <location filename="../../engine/plan_card.py" line="330"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
@@ -10661,42 +10675,42 @@ GPU-hour</source>
         <translation>节省 = 当前每块 GPU − 改动后每块 GPU（含余量与开销）；变化最大的组成部分：</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="320"/>
+        <location filename="../../engine/plan_card.py" line="335"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="324"/>
+        <location filename="../../engine/plan_card.py" line="339"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="326"/>
+        <location filename="../../engine/plan_card.py" line="341"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="338"/>
+        <location filename="../../engine/plan_card.py" line="353"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="339"/>
+        <location filename="../../engine/plan_card.py" line="354"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="354"/>
+        <location filename="../../engine/plan_card.py" line="369"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="358"/>
+        <location filename="../../engine/plan_card.py" line="373"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="359"/>
+        <location filename="../../engine/plan_card.py" line="374"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -11835,23 +11849,23 @@ GPU-hour</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="145"/>
+        <location filename="../../engine/configs/export_rl.py" line="148"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="154"/>
+        <location filename="../../engine/configs/export_rl.py" line="157"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="158"/>
+        <location filename="../../engine/configs/export_rl.py" line="161"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="164"/>
-        <location filename="../../engine/configs/export_rl.py" line="227"/>
+        <location filename="../../engine/configs/export_rl.py" line="167"/>
+        <location filename="../../engine/configs/export_rl.py" line="230"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -12852,21 +12866,29 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="40"/>
-        <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work (on Hopper, whose GEMMs&apos; CTAs beyond the SMs left run as a second wave, 1/2), 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
-        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数（Hopper 上 GEMM 超出剩余 SM 的 CTA 作为第二波运行，取 1/2），显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+        <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work (on Hopper 1/2 of a GEMM of more CTAs than the SMs NCCL leaves, whose CTAs beyond run as a second wave; nothing of one of no more), 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
+        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数（Hopper 上，CTA 多于 NCCL 剩下的 SM 的 GEMM 取 1/2：超出的 CTA 作为第二波运行；CTA 不多于剩余 SM 的 GEMM 不受影响），显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
     </message>
     <message>
         <location filename="../../engine/timing/formulas.py" line="63"/>
-        <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp; Megatron-Core: + 2 passes over the rank&apos;s whole gradient buffer, every parameter it trains (its zeroing and the NaN check&apos;s norm)</source>
-        <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce；Megatron-Core：+ 对该 rank 整个梯度缓冲区（其训练的每个参数）的 2 遍读写（清零与 NaN 检查的范数）</translation>
+        <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp; + the passes around the step of the code the framework runs (Megatron-Core&apos;s: its gradient buffer&apos;s zeroing and NaN check; Apex&apos;s DistributedFusedAdam&apos;s under optimizer_step), else the gradients read twice more for clipping</source>
+        <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce；+ 框架所运行代码在优化器步骤前后的遍历（Megatron-Core 的：梯度缓冲区的清零与 NaN 检查；optimizer_step 下 Apex 的 DistributedFusedAdam 的），否则为裁剪时再读两遍梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="83"/>
+        <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work (on Hopper, whose GEMMs&apos; CTAs beyond the SMs left run as a second wave, 1/2), 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
+        <translation type="vanished">未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数（Hopper 上 GEMM 超出剩余 SM 的 CTA 作为第二波运行，取 1/2），显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+    </message>
+    <message>
+        <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp; Megatron-Core: + 2 passes over the rank&apos;s whole gradient buffer, every parameter it trains (its zeroing and the NaN check&apos;s norm)</source>
+        <translation type="vanished">优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce；Megatron-Core：+ 对该 rank 整个梯度缓冲区（其训练的每个参数）的 2 遍读写（清零与 NaN 检查的范数）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="85"/>
         <source>1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends (+ one more each way over the NIC per node boundary where a node holds several stages and the exchanges block)</source>
         <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送（当一个节点容纳多个阶段且交换为阻塞式时，每个节点边界再加经网卡的往返各一次）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="87"/>
+        <location filename="../../engine/timing/formulas.py" line="89"/>
         <source>GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends (+ one more each way over the NIC per node boundary where a node holds several stages and the exchanges block)</source>
         <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送（当一个节点容纳多个阶段且交换为阻塞式时，每个节点边界再加经网卡的往返各一次）</translation>
     </message>
@@ -12893,7 +12915,7 @@ GPU-hour</source>
         <translation type="vanished">优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="70"/>
+        <location filename="../../engine/timing/formulas.py" line="72"/>
         <source>grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per captured region) x host seconds per launch; per MoE layer forward the dispatcher&apos;s host sync (round trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the micro-batch, less the data-parallel and offload waits the host runs ahead of</source>
         <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA 图：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个微批次上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
     </message>
@@ -12906,127 +12928,127 @@ GPU-hour</source>
         <translation type="vanished">GPipe，同 1F1B：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="91"/>
+        <location filename="../../engine/timing/formulas.py" line="93"/>
         <source>interleaved 1F1B: (p - 1)(F + B + W) / vpp, each of a rank&apos;s vpp chunks 1 / vpp of its layers + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>交错 1F1B：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="94"/>
+        <location filename="../../engine/timing/formulas.py" line="96"/>
         <source>ZB-1p (arXiv:2401.10241 Table 2, ZB-H1): (p - 1)(F + B) - (min(m, p) - 1) W = (p - 1)(F + B - W) once m &gt;= p: p - 1 W passes deferred into the F-B chain + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-1p（arXiv:2401.10241 表 2，ZB-H1）：(p - 1)(F + B) - (min(m, p) - 1) W，m &gt;= p 时即 (p - 1)(F + B - W)：p - 1 次 W 计算推迟到 F-B 链中 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="97"/>
+        <location filename="../../engine/timing/formulas.py" line="99"/>
         <source>ZB-2p (arXiv:2401.10241 Appendix H): max(0, (p - 1)(F + B) - (m - 1) W): every W but the last micro-batch&apos;s deferred + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-2p（arXiv:2401.10241 附录 H）：max(0, (p - 1)(F + B) - (m - 1) W)：除最后一个微批次外的每个 W 都被推迟 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="100"/>
+        <location filename="../../engine/timing/formulas.py" line="102"/>
         <source>ZB-V (arXiv:2401.10241 section 6, ZB-H2&apos;s Table 2 form): max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W) = (p - 1)(F + B - 2 W) once m &gt; 2 (p - 1); F, B and W of both chunks of a rank + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-V（arXiv:2401.10241 第 6 节，ZB-H2 的表 2 形式）：max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W)，m &gt; 2 (p - 1) 时即 (p - 1)(F + B - 2 W)；F、B 和 W 为一个 rank 两个块之和 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="108"/>
+        <location filename="../../engine/timing/formulas.py" line="110"/>
         <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: (p - 1)(F + B + W) / vpp, each of a rank&apos;s vpp chunks 1 / vpp of its layers + 2 (p x vpp - 1) T_comm, the first micro-batch&apos;s forward and the last one&apos;s backward crossing every chunk boundary</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p x vpp - 1) T_comm，即第一个微批次的前向和最后一个微批次的反向跨越每个块边界</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="32"/>
+        <location filename="../../engine/timing/provenance.py" line="33"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="33"/>
+        <location filename="../../engine/timing/provenance.py" line="34"/>
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="34"/>
+        <location filename="../../engine/timing/provenance.py" line="35"/>
         <source>assumed</source>
         <translation>假定</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="38"/>
+        <location filename="../../engine/timing/provenance.py" line="39"/>
         <source>from measurements</source>
         <translation>来自实测</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="39"/>
+        <location filename="../../engine/timing/provenance.py" line="40"/>
         <source>calculated from specs</source>
         <translation>按规格推算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="40"/>
+        <location filename="../../engine/timing/provenance.py" line="41"/>
         <source>a rough guess</source>
         <translation>粗略假定</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="43"/>
+        <location filename="../../engine/timing/provenance.py" line="44"/>
         <source>the speed behind this part was measured on this GPU or for this kernel, so it is the surest kind of figure here.</source>
         <translation>这一部分所依据的速度是在这款 GPU 或这个内核上实测得到的，因此是这里最可靠的一类数字。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="45"/>
+        <location filename="../../engine/timing/provenance.py" line="46"/>
         <source>worked out from the software&apos;s own code and the GPU&apos;s datasheet, not measured here, so it is fairly sure but can be off where the hardware runs below its datasheet.</source>
         <translation>根据软件自身的代码和 GPU 的规格表推算，此处没有实测，因此比较可靠，但在硬件达不到规格表速度时可能有偏差。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="48"/>
+        <location filename="../../engine/timing/provenance.py" line="49"/>
         <source>a stated figure with no measurement behind it for this set-up, so it is the least sure part of the time.</source>
         <translation>一个给定的数值，对这套配置没有实测支撑，因此是这段时间里最不确定的部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="61"/>
+        <location filename="../../engine/timing/provenance.py" line="62"/>
         <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按在这款 GPU 上实测的最大可达矩阵乘速率（stas00/ml-engineering），按整块 tile 和整波计算；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="64"/>
+        <location filename="../../engine/timing/provenance.py" line="65"/>
         <source>Matmuls at a rate derived from this GPU&apos;s measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘速率由这款 GPU 实测的 bf16 速率与两种格式都有实测的 GPU 的 fp8/bf16 比值推导；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="67"/>
+        <location filename="../../engine/timing/provenance.py" line="68"/>
         <source>Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves under sustained load (also measured), in whole tiles and waves.</source>
         <translation>矩阵乘和注意力按在这款 GPU 上实测的速率，再降到持续负载下功耗上限所允许的频率（同样为实测），按整块 tile 和整波计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="70"/>
+        <location filename="../../engine/timing/provenance.py" line="71"/>
         <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按同一芯片的另一款产品上实测的最大可达矩阵乘速率；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="73"/>
+        <location filename="../../engine/timing/provenance.py" line="74"/>
         <source>The fp8 matmuls at this GPU&apos;s measured bf16 matmul rate, not its fp8 one: Transformer Engine&apos;s ROCm port of late 2024 ran them at parity with bf16 (ROCm/TransformerEngine issue #73); a later release with tuned fp8 GEMMs runs faster. Attention at the rate its kernel&apos;s paper measured.</source>
         <translation>fp8 矩阵乘按本 GPU 实测的 bf16 矩阵乘速率计，而非其 fp8 速率：Transformer Engine 2024 年末的 ROCm 移植版运行它们时与 bf16 持平（ROCm/TransformerEngine issue #73）；对 fp8 GEMM 做过调优的后续版本更快。注意力按其内核论文实测的速率计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="77"/>
+        <location filename="../../engine/timing/provenance.py" line="78"/>
         <source>No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured.</source>
         <translation>这款 GPU 没有矩阵乘实测：矩阵乘按已实测 GPU 的峰值占比中位数计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="80"/>
+        <location filename="../../engine/timing/provenance.py" line="81"/>
         <source>Bytes counted operation by operation from the framework&apos;s kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
         <translation>按框架的内核逐个算子统计字节数，显存带宽取规格值的 85%（stream 基准测试）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="83"/>
+        <location filename="../../engine/timing/provenance.py" line="84"/>
         <source>The forward work that checkpointing runs again, at the forward&apos;s rates.</source>
         <translation>检查点重算的前向工作量，按前向的速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="85"/>
+        <location filename="../../engine/timing/provenance.py" line="86"/>
         <source>Transformer Engine&apos;s ring step by step: each K/V block hides behind one step&apos;s attention.</source>
         <translation>逐步计算 Transformer Engine 的环：每个 K/V 块只能藏在一步的注意力计算之后。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="87"/>
+        <location filename="../../engine/timing/provenance.py" line="88"/>
         <source>Routed tokens over the links the expert group crosses, routing spread evenly over the experts.</source>
         <translation>路由的 token 经过专家组所跨的链路，假设路由在专家间均匀分布。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="89"/>
+        <location filename="../../engine/timing/provenance.py" line="90"/>
         <source>Activations and their gradients between stages over the link they cross.</source>
         <translation>阶段之间的激活及其梯度经过所跨的链路。</translation>
     </message>
@@ -13035,7 +13057,7 @@ GPU-hour</source>
         <translation type="vanished">流水线调度的空闲时段：最忙阶段的 (pp - 1) / vpp 个微批次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="91"/>
+        <location filename="../../engine/timing/provenance.py" line="92"/>
         <source>DeepSpeed&apos;s CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
         <translation>DeepSpeed 的 CPU Adam 处理整个优化器分片，按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
@@ -13044,62 +13066,62 @@ GPU-hour</source>
         <translation type="vanished">CPU Adam 按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="94"/>
+        <location filename="../../engine/timing/provenance.py" line="95"/>
         <source>Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.</source>
         <translation>优化器每个参数读写的字节数，按可达显存带宽计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="98"/>
+        <location filename="../../engine/timing/provenance.py" line="99"/>
         <source>Kernel launches and host syncs per layer counted from the framework&apos;s source, at a host time per launch and per sync measured on another machine&apos;s CPU, not this one&apos;s.</source>
         <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="105"/>
+        <location filename="../../engine/timing/provenance.py" line="106"/>
         <source>Megatron&apos;s HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) steps in torch&apos;s fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge&apos;s measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate.</source>
         <translation>Megatron 的 HybridDeviceOptimizer：优化器分片中卸载的部分（optimizer_offload_fraction）由 torch 的融合 CPU AdamW 在每个 rank 一个线程上更新，单线程速率由 Megatron-Bridge 实测的 CPU 卸载运行推得；其 fp32 梯度和权重经 PCIe 传输，取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="111"/>
+        <location filename="../../engine/timing/provenance.py" line="112"/>
         <source>The 1F1B schedule&apos;s idle slots: one micro-batch&apos;s forward and backward through every stage but the busiest, counted from the stages&apos; own passes.</source>
         <translation>1F1B 调度的空闲时段：一个微批次的前向和反向流经除最忙阶段外的每个阶段，按各阶段自身的计算量计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="113"/>
+        <location filename="../../engine/timing/provenance.py" line="114"/>
         <source>GPipe&apos;s idle slots, as 1F1B&apos;s: one micro-batch&apos;s forward and backward through every stage but the busiest.</source>
         <translation>GPipe 的空闲时段，与 1F1B 相同：一个微批次的前向和反向流经除最忙阶段外的每个阶段。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="115"/>
+        <location filename="../../engine/timing/provenance.py" line="116"/>
         <source>The interleaved schedule&apos;s idle slots: one micro-batch through every stage but the busiest, divided by the chunks per GPU (vpp).</source>
         <translation>交错调度的空闲时段：一个微批次流经除最忙阶段外的每个阶段，再除以每个 GPU 的模型块数（vpp）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="117"/>
+        <location filename="../../engine/timing/provenance.py" line="118"/>
         <source>Zero bubble ZB-1p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes it defers into them, pp - 1 of them.</source>
         <translation>零气泡 ZB-1p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的权重梯度计算，共 pp - 1 次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="119"/>
+        <location filename="../../engine/timing/provenance.py" line="120"/>
         <source>Zero bubble ZB-2p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes of every micro-batch but the last, deferred into them.</source>
         <translation>零气泡 ZB-2p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的、除最后一个微批次外每个微批次的权重梯度计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="122"/>
+        <location filename="../../engine/timing/provenance.py" line="123"/>
         <source>Zero bubble ZB-V (arXiv:2401.10241 section 6): two chunks per GPU in a V; 1F1B&apos;s idle slots less up to 2 (pp - 1) deferred weight-gradient passes (ZB-H2&apos;s form: the paper gives none of its own).</source>
         <translation>零气泡 ZB-V（arXiv:2401.10241 第 6 节）：每个 GPU 两个模型块，呈 V 形排布；1F1B 的空闲时段减去至多 2 (pp - 1) 次推迟的权重梯度计算（采用 ZB-H2 的公式：论文未给出其自身的公式）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="155"/>
+        <location filename="../../engine/timing/provenance.py" line="156"/>
         <source>Bytes over the link the group crosses plus NCCL&apos;s latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="157"/>
+        <location filename="../../engine/timing/provenance.py" line="158"/>
         <source>Bytes over the link plus NCCL&apos;s latency model, less what the framework&apos;s code runs beside its GEMMs, collective by collective (userbuffers&apos; chunks, the backward&apos;s asynchronous collectives).</source>
         <translation>链路上的字节数加上 NCCL 的延迟模型，减去框架代码在其 GEMM 旁并行执行的部分，逐个集合通信计算（userbuffers 的分块、反向传播中的异步集合通信）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="160"/>
+        <location filename="../../engine/timing/provenance.py" line="161"/>
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
@@ -13625,7 +13647,7 @@ GPU-hour</source>
         <translation>后训练</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="117"/>
+        <location filename="../../engine/timing/formulas.py" line="119"/>
         <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: max(0, m x vpp - (p x vpp - 1)) steady-state slots x max(0, T_comm - a chunk&apos;s forward), each send hidden behind one chunk of the other direction and exposed only by what it outlasts that chunk&apos;s forward by (a third of the chunk&apos;s forward + backward), + the tied embedding&apos;s gradient sum once a step; the warm-up&apos;s and cool-down&apos;s sends are in the bubble</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：max(0, m x vpp - (p x vpp - 1)) 个稳态时隙 x max(0, T_comm - 一个块的前向)，每次发送隐藏在另一方向的一个块之后，只暴露其超出该块前向的部分（块的前向 + 反向的三分之一），+ 每步一次绑定嵌入的梯度求和；预热和冷却阶段的发送计入气泡</translation>
     </message>
@@ -13806,7 +13828,7 @@ GPU-hour</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="233"/>
+        <location filename="../../engine/plan_card.py" line="248"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
@@ -14117,6 +14139,51 @@ GPU-hour</source>
         <source>none on the generation engine&apos;s own GPUs: the engine takes its share up front and its start-up check judges it</source>
         <translation>生成引擎自己的 GPU 上没有：引擎启动时先占下它的份额，由它的启动检查来判断</translation>
     </message>
+    <message>
+        <location filename="../../engine/timing/term_formulas.py" line="20"/>
+        <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: on this Hopper GPU a GEMM of more CTAs than the SMs NCCL leaves (gpu_sms - nccl_sms) runs those beyond as a second wave and loses 1/2, one of no more loses nothing, an MoE layer&apos;s GEMMs 1/2 (displaced_share: over the layer&apos;s GEMM FLOPs) of the compute-bound work, 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
+        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：在这块 Hopper GPU 上，CTA 多于 NCCL 剩下的 SM（gpu_sms - nccl_sms）的 GEMM 把超出的 CTA 作为第二波运行，损失 1/2，不多于的 GEMM 不受影响，MoE 层的 GEMM 取 1/2（displaced_share：按该层 GEMM 的 FLOPs 加权），作用于计算密集型工作；显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/term_formulas.py" line="30"/>
+        <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: nccl_sms / gpu_sms (displaced_share) of the compute-bound work, 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
+        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 nccl_sms / gpu_sms（displaced_share），显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/term_formulas.py" line="39"/>
+        <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: none of the compute-bound work (the SMs NCCL holds on this GPU, or its SM count, are not known), 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
+        <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作不计挤占（不知道 NCCL 在这款 GPU 上占用的 SM 数或它的 SM 总数），显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/term_formulas.py" line="47"/>
+        <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp; Megatron-Core&apos;s step: + step_bytes_per_param per owned parameter (the gradient norm, the copy into the 16-bit weights) + step_grad_buffer_passes passes over the rank&apos;s whole gradient buffer, every parameter it trains (its zeroing and the NaN check&apos;s norm) + the cast of the owned gradients to fp32 where the buffer is narrower</source>
+        <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce；Megatron-Core 的步骤：+ 每个自有参数 step_bytes_per_param（梯度范数、拷贝进 16 位权重）+ 对该 rank 整个梯度缓冲区（其训练的每个参数）的 step_grad_buffer_passes 遍读写（清零与 NaN 检查的范数）+ 缓冲区窄于 fp32 时把自有梯度转换为 fp32</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/term_formulas.py" line="55"/>
+        <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp; Apex&apos;s DistributedFusedAdam (optimizer_step): + step_bytes_per_param per owned parameter (its shard&apos;s gradient norm) + step_grad_buffer_passes pass over the rank&apos;s whole gradient buffer (its zeroing); it writes the 16-bit weights itself: no copy, no gradient cast, no NaN check over the buffer</source>
+        <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce；Apex 的 DistributedFusedAdam（optimizer_step）：+ 每个自有参数 step_bytes_per_param（其分片的梯度范数）+ 对该 rank 整个梯度缓冲区的 step_grad_buffer_passes 遍读写（清零）；它自己写入 16 位权重：没有拷贝，没有梯度转换，也没有对缓冲区的 NaN 检查</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/term_formulas.py" line="62"/>
+        <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; + the framework&apos;s own passes around its step: step_bytes_per_param per owned parameter (its gradient buffer&apos;s zeroing and scaling, the gradient norm, the copy into the 16-bit weights)</source>
+        <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；+ 框架在优化器步骤前后自己的遍历：每个自有参数 step_bytes_per_param（梯度缓冲区的清零与缩放、梯度范数、拷贝进 16 位权重）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/term_formulas.py" line="67"/>
+        <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the gradients read clip_passes times more for the gradient norm and clipping, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp</source>
+        <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ 为梯度范数与裁剪再读 clip_passes 遍梯度，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_time.py" line="20"/>
+        <source>not read by the planner: its step time hides the data-parallel reduce-scatter and all-gather behind the backward and the next forward as Megatron&apos;s recipes run them, with or without this flag</source>
+        <translation>规划器不读取：无论有没有这个参数，它的步时都按 Megatron 配方的做法，把数据并行的 reduce-scatter 和 all-gather 藏在反向和下一次前向的计算背后</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_time.py" line="23"/>
+        <source>not read by the planner: its step time adds the weight gradients into the fp32 main gradients inside the GEMM (gradient accumulation fusion, on by default), with or without this flag</source>
+        <translation>规划器不读取：无论有没有这个参数，它的步时都按在 GEMM 内把权重梯度累加进 fp32 主梯度计算（梯度累加融合，默认开启）</translation>
+    </message>
 </context>
 <context>
     <name>report</name>
@@ -14151,72 +14218,77 @@ GPU-hour</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="113"/>
+        <location filename="../../engine/report.py" line="114"/>
+        <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} training and {engine_total} per GPU on {engine_n} x {gpu} running the generation engine ({room}); estimator {estimator}.</source>
+        <translation>{verdict}：{n} x {gpu} 训练，每块 GPU 用 {total}，共 {capacity}；{engine_n} x {gpu} 运行生成引擎，每块 GPU 用 {engine_total}（{room}）；估算方法 {estimator}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="117"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="126"/>
+        <location filename="../../engine/report.py" line="133"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="128"/>
+        <location filename="../../engine/report.py" line="135"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="129"/>
+        <location filename="../../engine/report.py" line="136"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="130"/>
+        <location filename="../../engine/report.py" line="137"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="136"/>
+        <location filename="../../engine/report.py" line="143"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="145"/>
+        <location filename="../../engine/report.py" line="152"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="145"/>
+        <location filename="../../engine/report.py" line="152"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="146"/>
+        <location filename="../../engine/report.py" line="153"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="149"/>
+        <location filename="../../engine/report.py" line="156"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="150"/>
+        <location filename="../../engine/report.py" line="157"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="151"/>
+        <location filename="../../engine/report.py" line="158"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="152"/>
+        <location filename="../../engine/report.py" line="159"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="153"/>
+        <location filename="../../engine/report.py" line="160"/>
         <source>setting</source>
         <translation>设置项</translation>
     </message>
@@ -14225,27 +14297,27 @@ GPU-hour</source>
         <translation type="vanished">键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="154"/>
+        <location filename="../../engine/report.py" line="161"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="155"/>
+        <location filename="../../engine/report.py" line="162"/>
         <source>in the scenario file</source>
         <translation>场景文件中的写法</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="172"/>
+        <location filename="../../engine/report.py" line="179"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="182"/>
+        <location filename="../../engine/report.py" line="189"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="163"/>
+        <location filename="../../engine/report.py" line="170"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
@@ -14254,12 +14326,12 @@ GPU-hour</source>
         <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="174"/>
+        <location filename="../../engine/report.py" line="181"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="184"/>
+        <location filename="../../engine/report.py" line="191"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
