@@ -16,10 +16,9 @@ its tail beside the still-running all-gather: NVIDIA developer forum thread 3379
 Causes Severe GEMM Performance Degradation because of Tail Effect'), so while the collective runs the GEMMs beside
 it move at half their rate (sm_residency.tail_share), those of no more CTAs than the SMs left excepted (no second
 wave: a small model's weight gradients; tail_share_of_gemms over the layer's GEMMs, layer_gemms.py), data
-parallel's and TP's alike (a collective that ends inside
-one GEMM delays that GEMM's tail by all its seconds, not half: not taken, docs/time-model-notes.md h-a2await). The
-collective gets its SMs before the GEMM
-because the launcher orders them: Megatron-Bridge sets CUDA_DEVICE_MAX_CONNECTIONS=1 on Hopper 'to schedule a
+parallel's and TP's alike (a collective that ends inside one GEMM delays that GEMM's tail by all its seconds, not
+half: not taken, docs/time-model-notes.md h-a2await). The collective gets its SMs before the GEMM because the
+launcher orders them: Megatron-Bridge sets CUDA_DEVICE_MAX_CONNECTIONS=1 on Hopper 'to schedule a
 communication kernel before the overlapping persistent GEMM kernel' (scripts/performance/perf_plugins.py at v0.4.2),
 and a collective off the critical path (data parallel) that a GEMM pushes behind it still runs beside the next ones."""
 

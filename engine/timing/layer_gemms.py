@@ -17,13 +17,17 @@ def layer_gemms(s: Scenario, spec: ModelSpec, backward: bool = True) -> tuple[tu
     input gradient (tokens x d_out @ d_out x d_in) and, where the weight trains, its weight gradient (d_out x tokens
     @ tokens x d_in): the micro-batch's tokens per CP rank, whole under sequence parallelism (gathered before the
     GEMM). An MoE layer gives none (its expert GEMMs, grouped, are not shaped here: the whole tail share stands)."""
-    return _gemms(spec, s.micro_batch * s.seq_len / s.cp, s.tp, backward, backward and s.method not in ADAPTER_METHODS)
+    return _gemms(spec, *_shape_args(s, backward))
 
 
 def layer_tail_share(s: Scenario, spec: ModelSpec, held_sms: int, sms: int, backward: bool = True) -> float:
     """sm_residency.tail_share_of_gemms over layer_gemms (cached: a search asks of the same few)."""
-    return _share(spec, s.micro_batch * s.seq_len / s.cp, s.tp, backward,
-                  backward and s.method not in ADAPTER_METHODS, held_sms, sms)
+    return _share(spec, *_shape_args(s, backward), held_sms, sms)
+
+
+def _shape_args(s: Scenario, backward: bool) -> tuple[float, int, bool, bool]:
+    """(tokens per CP rank, tp, backward, weight gradients) of the scenario's layer GEMMs."""
+    return s.micro_batch * s.seq_len / s.cp, s.tp, backward, backward and s.method not in ADAPTER_METHODS
 
 
 @lru_cache(maxsize=1024)  # specs hash by identity
