@@ -69,6 +69,7 @@ def read(c: Collector, args: dict[str, Any]) -> None:
             hf["target_modules"] = "all-linear"
     read_hf_args(c, hf, weights_follow_dtype=True)
     set_vision_freezing(c, args, "freeze_vit", "freeze_aligner")
+    set_vit_backward(c, args)
     if "gradient_checkpointing" not in args:
         c.assume(
             "checkpointing",
@@ -138,3 +139,19 @@ def _read_sharding(c: Collector, args: dict[str, Any]) -> None:
     fsdp = args.get("fsdp")
     if isinstance(fsdp, str) and fsdp.strip():
         c.set("fsdp", True, "fsdp")
+
+
+def set_vit_backward(c: Collector, args: dict[str, Any]) -> None:
+    """ms-swift's --vit_gradient_checkpointing true on a frozen tower (freeze_vit, its default) checkpoints the tower's
+    blocks and hooks its patch embedding's output to require grad (swift/megatron/trainers/base.py lines 266-275 at
+    a161d54d4, swift/trainers/mixin.py lines 949-952 at 3602360a5): the frozen tower is back-propagated for its
+    input gradients, vision_tower frozen-backward. Read where the file states it: its default differs by trainer and
+    release (gradient_checkpointing's in `swift sft`, swift/trainers/arguments.py lines 291-292; True in Megatron-SWIFT
+    until d7c7db3ad, `not freeze_vit` since)."""
+    key = "vit_gradient_checkpointing"
+    if key not in args or as_bool(args[key]) is None:
+        return
+    if as_bool(args[key]) and as_bool(args.get("freeze_vit", True)) is not False:
+        c.set("vision_tower", "frozen-backward", key)
+    else:
+        c.use(key)

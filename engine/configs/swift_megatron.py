@@ -22,7 +22,7 @@ from .common import as_bool, as_int, lora_targets, set_int, set_model
 from .megatron import read_flags
 from .result import Collector
 from .rl_common import read_trl_rl, set_objective
-from .swift import args_from_script
+from .swift import args_from_script, set_vit_backward
 
 _SWIFT_MEGATRON = re.compile(r"(?m)(?:^|[\s;&|])megatron\s+(sft|pt|rlhf)\b|swift/cli/_megatron/(sft|pt|rlhf)\.py")
 # ms-swift's name -> Megatron-LM's flag, for values (numbers, names)
@@ -135,6 +135,7 @@ def read_swift_megatron(c: Collector, data: str | dict[str, Any]) -> None:
     if "model" in args or not c.references:  # else the argument file the launch names (swift_config.py) says it
         set_model(c, args.get("model"), "model")
     _read_tuner(c, args)
+    set_vit_backward(c, args)
     packed = as_bool(args.get("packing"))
     if packed is not None:
         c.set("packing", "packed" if packed else "none", "packing")
