@@ -370,7 +370,9 @@ def test_nemo_rl_step_gap_as_reported() -> None:
 
 def test_ms_swift_dpo_row_is_the_memory_rows_run_at_its_global_batch() -> None:
     # examples/megatron/rlhf/dpo/packing.sh: '4 * 28GiB; 3.4s/it', global_batch_size 4 over micro_batch_size 1 and
-    # data-parallel 1 (TP 4 on 4 GPUs): 4 micro-batches a step; the card is assumed (an 80 GB A100); estimated 44% short
+    # data-parallel 1 (TP 4 on 4 GPUs): 4 micro-batches a step; the card is assumed (an 80 GB A100); estimated 44% short,
+    # 38.7% at 4d2cc15c, 34.0% since h-trlpost states ms-swift's tp_comm_overlap False (megatron_args.py line 174 at
+    # 3bbc7fe43: the sequence-parallel collectives without userbuffers, where the megatron row's auto has them)
     import json
 
     from engine import scenario_from_dict
@@ -386,7 +388,7 @@ def test_ms_swift_dpo_row_is_the_memory_rows_run_at_its_global_batch() -> None:
     assert {k: v for k, v in row["scenario"].items() if k not in ("name", "grad_accum")} == {
         k: v for k, v in memory["scenario"].items() if k not in ("name", "grad_accum")}
     error = next(c for c in ptt.compare() if c.id == row["id"]).error("step")
-    assert -0.50 < error < -0.38
+    assert -0.40 < error < -0.28
 
 
 def test_an_engine_without_cuda_graphs_waits_for_v0s_output_processing_per_running_sequence() -> None:

@@ -9987,28 +9987,28 @@ GPU-hour</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="77"/>
+        <location filename="../../engine/configs/swift.py" line="76"/>
         <source>ms-swift turns gradient_checkpointing on by default</source>
         <translation>ms-swift 默认开启 gradient_checkpointing</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="96"/>
+        <location filename="../../engine/configs/swift.py" line="95"/>
         <source>ms-swift&apos;s default tuner_type lora</source>
         <translation>ms-swift 默认 tuner_type 为 lora</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="107"/>
-        <location filename="../../engine/configs/swift_megatron.py" line="162"/>
+        <location filename="../../engine/configs/swift.py" line="106"/>
+        <location filename="../../engine/configs/swift_megatron.py" line="168"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="111"/>
+        <location filename="../../engine/configs/swift.py" line="110"/>
         <source>ms-swift&apos;s default lora_rank 8</source>
         <translation>ms-swift 默认 lora_rank 为 8</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/swift.py" line="116"/>
+        <location filename="../../engine/configs/swift.py" line="115"/>
         <source>ms-swift&apos;s default target_modules all-linear</source>
         <translation>ms-swift 默认 target_modules 为 all-linear</translation>
     </message>
