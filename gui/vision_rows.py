@@ -31,6 +31,8 @@ class VisionRows(QObject):
         self.vision_tower = ValueCombo(choice_items("vision_tower", {
             "frozen": self.tr("not trained (frozen tower)"),
             "trained": self.tr("trained with the model (trained tower)"),
+            "frozen-backward": self.tr("not trained, back-propagated for its input (ms-swift's "
+                                       "vit_gradient_checkpointing)"),
         }))
         form.addRow(self.tr("Image encoder (vision tower)"), self.vision_tower)
         self.image_tokens = QLabel()
@@ -46,7 +48,10 @@ class VisionRows(QObject):
                                            "fixed-size towers resize every image (Gemma 3, Llama 4 tiles)."),
             self.vision_tower: self.tr("Whether the image encoder and its projector are trained. Trained: their "
                                        "gradients, optimizer states and activations for every patch; frozen: "
-                                       "only their weights. LoRA and QLoRA keep it frozen."),
+                                       "only their weights. LoRA and QLoRA keep it frozen. Frozen, "
+                                       "back-propagated: no gradient of its own, but the framework checkpoints "
+                                       "its blocks and runs its backward for the input gradients, each block "
+                                       "again first (time), keeping each block's input (memory)."),
         }
         set_form_tooltips(form, tips)
         self.images_per_sample.valueChanged.connect(lambda v: edit({"images_per_sample": v}))

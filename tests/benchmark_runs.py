@@ -47,6 +47,7 @@ OUTSIDE_ENVIRONMENT = {
 QUICK_MAINS: dict[str, list[str]] = {
     "a2a_dispatcher": ["25.11-qwen3_30b_a3b-dgx-h100-fp8-cs-16"],
     "a2a_overlap": ["megatron-bridge-deepseekv3-dgx-b200-mxfp8-256"],
+    "bnb_decode_gap": [],
     "cdna3_kernels": [],
     "cuda_graph_pair_terms": [],
     "error_by_scale": ["hagemann2023"],

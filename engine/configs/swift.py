@@ -68,7 +68,7 @@ def read(c: Collector, args: dict[str, Any]) -> None:
         if hf["target_modules"] == ["all-linear"]:
             hf["target_modules"] = "all-linear"
     read_hf_args(c, hf, weights_follow_dtype=True)
-    set_vision_freezing(c, args, "freeze_vit", "freeze_aligner")
+    set_swift_vision(c, args)
     if "gradient_checkpointing" not in args:
         c.assume(
             "checkpointing",
@@ -138,3 +138,22 @@ def _read_sharding(c: Collector, args: dict[str, Any]) -> None:
     fsdp = args.get("fsdp")
     if isinstance(fsdp, str) and fsdp.strip():
         c.set("fsdp", True, "fsdp")
+
+
+def set_swift_vision(c: Collector, args: dict[str, Any]) -> None:
+    """freeze_vit / freeze_aligner (set_vision_freezing), and --vit_gradient_checkpointing true on a frozen tower
+    (freeze_vit, its default), which checkpoints the tower's blocks and hooks its patch embedding's output to require
+    grad (swift/megatron/trainers/base.py lines 266-275 at a161d54d4, swift/trainers/mixin.py lines 949-952 at
+    3602360a5): the frozen tower is back-propagated for its input gradients, vision_tower frozen-backward. Read where
+    the file states it: its default differs by trainer and release (gradient_checkpointing's in `swift sft`,
+    swift/trainers/arguments.py lines 291-292; True in Megatron-SWIFT until d7c7db3ad, `not freeze_vit` since)."""
+    key = "vit_gradient_checkpointing"
+    if not (key in args and as_bool(args[key]) is True and as_bool(args.get("freeze_vit", True)) is not False):
+        set_vision_freezing(c, args, "freeze_vit", "freeze_aligner")
+        if key in args:
+            c.use(key)
+        return
+    c.set("vision_tower", "frozen-backward", key)
+    if "freeze_vit" in args:
+        c.use("freeze_vit")
+    set_vision_freezing(c, {k: v for k, v in args.items() if k != "freeze_vit"}, "freeze_vit", "freeze_aligner")

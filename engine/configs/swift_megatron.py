@@ -22,7 +22,7 @@ from .common import as_bool, as_int, lora_targets, set_int, set_model
 from .megatron import read_flags
 from .result import Collector
 from .rl_common import read_trl_rl, set_objective
-from .swift import args_from_script
+from .swift import args_from_script, set_swift_vision
 
 _SWIFT_MEGATRON = re.compile(r"(?m)(?:^|[\s;&|])megatron\s+(sft|pt|rlhf)\b|swift/cli/_megatron/(sft|pt|rlhf)\.py")
 # ms-swift's name -> Megatron-LM's flag, for values (numbers, names)
@@ -38,7 +38,7 @@ _VALUE_ARGS["max_length"] = "--seq-length"
 _SWITCH_ARGS = {name: "--" + name.replace("_", "-") for name in (
     "sequence_parallel", "use_distributed_optimizer", "cross_entropy_loss_fusion", "optimizer_cpu_offload",
     "use_precision_aware_optimizer", "bf16", "fp16", "use_megatron_fsdp", "fp8_param_gather",
-    "overlap_cpu_optimizer_d2h_h2d")}
+    "overlap_cpu_optimizer_d2h_h2d", "tp_comm_overlap")}
 # ms-swift's defaults where Megatron-LM's differ (megatron_args.py at 3602360a lines 484, 496, 499, 587)
 _SWIFT_DEFAULTS = {"use_distributed_optimizer": True, "recompute_granularity": "selective",
                    "cross_entropy_loss_fusion": True, "attention_backend": "flash"}
@@ -135,6 +135,13 @@ def read_swift_megatron(c: Collector, data: str | dict[str, Any]) -> None:
     if "model" in args or not c.references:  # else the argument file the launch names (swift_config.py) says it
         set_model(c, args.get("model"), "model")
     _read_tuner(c, args)
+    set_swift_vision(c, args)  # the same arguments as `swift sft`
+    if as_bool(args.get("tp_comm_overlap")) is not True:  # ms-swift's default False where the megatron row's auto is on
+        # (megatron_args.py tp_comm_overlap: bool = False, line 174 at 3bbc7fe43, 184 at a161d54d4, 607 at 3602360a)
+        if "tp_comm_overlap" in args:
+            c.set("tp_comm_overlap", False, "tp_comm_overlap")
+        else:
+            c.assume("tp_comm_overlap", False, message(_DEFAULT_WHY, name="tp_comm_overlap", value=False))
     packed = as_bool(args.get("packing"))
     if packed is not None:
         c.set("packing", "packed" if packed else "none", "packing")

@@ -35,6 +35,7 @@ from .states import (
     embeddings_frozen,
     first_trainable_layer,
     layer_groups,
+    vision_tower_backward,
     vision_tower_trains,
 )
 
@@ -182,7 +183,7 @@ def stage_components(
     comps += states.autocast_cache
     if s.method == "qlora" and defaults_for(s.framework).qlora_dequant_buffer:
         comps.append(_dequant_buffer(max(spec.ffn, spec.q_dim) * spec.hidden, ctx.compute))
-    if first and spec.vision is not None and s.images_per_sample and vision_tower_trains(s):
+    if first and spec.vision is not None and s.images_per_sample and vision_tower_backward(s):
         comps.append(_vision_tower_activations(s, spec, dt, in_flight, layer_moment))
     comps += _input_components(s, spec, ctx, first, in_flight)
 
@@ -203,7 +204,7 @@ def stage_components(
                                                     - ctx.compute * ctx.t * spec.vocab / ctx.vocab_shards, 0.0)))
     comps += states.sharding
     comps += states.optimizer_temp
-    if first and spec.vision is not None and s.images_per_sample and not vision_tower_trains(s):
+    if first and spec.vision is not None and s.images_per_sample and not vision_tower_backward(s):
         comps.append(_frozen_tower_forward(s, spec, dt, in_flight, comps))
     return comps, in_flight, states
 
@@ -312,10 +313,11 @@ def _dequant_buffer(largest_weight: int, compute: int) -> Component:
 
 def _vision_tower_activations(s: Scenario, spec: ModelSpec, dt: Dtypes, in_flight: float,
                               layer_moment: float) -> Component:
-    """The trained vision tower's saved activations on the first stage."""
+    """The saved activations on the first stage of a vision tower whose backward runs (trained, or frozen-backward:
+    its blocks always checkpointed, no gradient of its own)."""
     v = spec.vision
     patches = s.micro_batch * s.images_per_sample * v.patches_per_image(s.image_resolution or v.image_size)
-    checkpointed = s.checkpointing == "full"
+    checkpointed = s.checkpointing == "full" or not vision_tower_trains(s)
     kept = tower_activation_bytes(v, patches, dt.compute, checkpointed)
     # The tower's backward runs after the decoder's (its ops were recorded after the token embedding's, so autograd
     # reaches it before the embedding's backward): its saved tensors (and, when checkpointed, one rebuilt block)
@@ -325,7 +327,7 @@ def _vision_tower_activations(s: Scenario, spec: ModelSpec, dt: Dtypes, in_fligh
     not_yet = 0.0
     if s.effective_zero < 2:  # unsharded gradients: the ones the end-of-backward moment holds in full
         vision_tp = 1 if defaults_for(s.framework).vision_tower_replicated else s.tp
-        not_yet = spec.vision_params / vision_tp * dt.grad
+        not_yet = spec.vision_params / vision_tp * dt.grad if vision_tower_trains(s) else 0.0
         if not spec.tied_embeddings and not embeddings_frozen(s):
             not_yet += spec.embedding_params / s.tp * dt.grad
     late = max(0.0, at_backward - layer_moment - not_yet)

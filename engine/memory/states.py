@@ -164,6 +164,15 @@ def vision_tower_trains(s: Scenario) -> bool:
     return s.vision_tower == "trained" and s.method in ("full", "freeze")
 
 
+def vision_tower_backward(s: Scenario) -> bool:
+    """The tower's backward runs: where it trains, or where it is frozen but the framework checkpoints its blocks and
+    hooks its patch embedding's output to require grad (vision_tower frozen-backward: ms-swift's
+    vit_gradient_checkpointing, a161d54d4 swift/megatron/trainers/base.py lines 266-275 and 3602360a5
+    swift/trainers/mixin.py lines 949-952 call gradient_checkpointing_enable() and enable_input_require_grads() on
+    the vision tower whatever freeze_vit says), so its input gradients run back through every block."""
+    return vision_tower_trains(s) or s.vision_tower == "frozen-backward"
+
+
 def embeddings_frozen(s: Scenario) -> bool:
     return s.method in ("lora", "qlora") or (s.method == "freeze" and s.freeze_embeddings)
 

@@ -12,6 +12,6 @@ OFFLOADS = ("none", "optimizer", "optimizer+params")
 PP_SCHEDULES = ("1f1b", "gpipe", "interleaved-1f1b", "zb-h1", "zb-2p", "zbv")
 ESTIMATORS = ("detailed", "seed-per-op", "seed-k-factor", "seed-alpha")
 ADAPTER_DTYPES = ("auto", "fp32", "compute")
-VISION_TOWER_MODES = ("frozen", "trained")
+VISION_TOWER_MODES = ("frozen", "trained", "frozen-backward")
 MODULES_TO_SAVE = ("embed_tokens", "lm_head")
 CURRENCIES = ("", "USD", "EUR", "CNY", "GBP", "JPY", "INR", "KRW", "CAD", "AUD", "CHF", "SGD")  # ISO 4217 codes

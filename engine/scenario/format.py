@@ -241,7 +241,9 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                                  "too", WholeNumber(0, 10_000), applies_to=VISION)
     image_resolution: int = key(0, "image side in pixels (0: the vision tower's native size)",
                                 WholeNumber(0, 65_536), applies_to=VISION)
-    vision_tower: str = key("frozen", "vision-language models: train the tower and projector?",
+    vision_tower: str = key("frozen", "vision-language models: train the tower and projector? frozen-backward: "
+                            "frozen, but its blocks checkpointed and back-propagated for their input gradients (ms-swift's "
+                            "vit_gradient_checkpointing on a frozen tower)",
                             Choice(choices.VISION_TOWER_MODES), applies_to=VISION)
     attention_kernel: str = key("auto", "fused attention kernel for the time model; auto: the framework's; cudnn8: "
                                 "cuDNN 8.9's; flash4: FlashAttention-4; triton: the Triton FlashAttention kernel "

@@ -150,7 +150,8 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     "zero_stage": {0: QT_TRANSLATE_NOOP("Fields", "off"), 1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3"},
     "fsdp": {True: "FSDP", False: QT_TRANSLATE_NOOP("Fields", "off")},
     "dp_shard": {0: QT_TRANSLATE_NOOP("Fields", "all")},  # engine/scenario/shard_group.py ALL_RANKS
-    "vision_tower": {"frozen": QT_TRANSLATE_NOOP("Fields", "frozen"), "trained": QT_TRANSLATE_NOOP("Fields", "trained")},
+    "vision_tower": {"frozen": QT_TRANSLATE_NOOP("Fields", "frozen"), "trained": QT_TRANSLATE_NOOP("Fields", "trained"),
+                     "frozen-backward": QT_TRANSLATE_NOOP("Fields", "frozen, back-propagated")},
     "expandable_segments": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework's launcher sets it")},
     "main_grads_fp32": {"auto": QT_TRANSLATE_NOOP("Fields", "as Megatron does it (fp32)")},
     "loss_parallel": {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")},

@@ -2,7 +2,10 @@
 decoder layers (costs.py): each block's GEMMs at the rank's shapes (gemm_seconds), its attention per sequence the
 tower's code hands the kernel, element-wise work at the GPU's stream rate; forward always, backward only where the
 tower trains (memory.states.vision_tower_trains: the engine's vision_tower key trains tower and projector together),
-full checkpointing running the blocks' forward again. It runs on the first pipeline stage, before the first decoder
+full checkpointing running the blocks' forward again; a frozen tower whose blocks the framework checkpoints and whose
+input it makes require grad (vision_tower frozen-backward, memory.states.vision_tower_backward: ms-swift's
+vit_gradient_checkpointing) runs the input-gradient half of that backward, every block forward again first, and no
+weight gradient. It runs on the first pipeline stage, before the first decoder
 layer, over the micro-batch's images; every TP rank runs it whole where the framework replicates it
 (vision_tower_replicated), else its linears are split over TP like the decoder's. Context parallelism does not split
 images (each rank encodes the sample's images).
@@ -25,7 +28,7 @@ import math
 from typing import NamedTuple
 
 from ..frameworks.defaults import defaults_for
-from ..memory.states import vision_tower_trains
+from ..memory.states import vision_tower_backward, vision_tower_trains
 from ..models.vision import VisionSpec
 from ..scenario import Scenario
 from .attention import FLASH_BACKWARD_FACTOR, head_dim_rate, work_rate
@@ -159,11 +162,16 @@ def vision_seconds(s: Scenario, v: VisionSpec, rates: Rates, tp: int) -> VisionS
     elem_fwd = v.layers * patches * block_elementwise_bytes(v, rates.elem_bytes, tp) / rates.memory
     gemm_fwd = v.layers * block_gemm + outside_gemm
     block_flops = block_gemm_flops + whole_flops
-    if not vision_tower_trains(s):  # frozen (or LoRA / QLoRA): no gradient reaches the tower, forward only
+    if not vision_tower_backward(s):  # frozen (or LoRA / QLoRA): no gradient reaches the tower, forward only
         return VisionSeconds(gemm_fwd, attn_fwd, elem_fwd, 0.0, 0.0, 0.0, 0.0, 0.0, block_flops)
     # backward: input and weight gradients at the forward's shapes (the patch embedding's input needs none)
     embed_gemm, _ = _gemms(outside_linears(v, patches, images)[:1], rates)
-    recompute = v.layers * block_gemm + attn_fwd + elem_fwd if s.checkpointing == "full" else 0.0
+    blocks_again = v.layers * block_gemm + attn_fwd + elem_fwd
+    if not vision_tower_trains(s):  # frozen-backward: the gradient stops at the patch embedding's output (the hook's
+        # requires_grad_), so the blocks' and merger's input gradients only, the checkpointed blocks run again first
+        return VisionSeconds(gemm_fwd, attn_fwd, elem_fwd, gemm_fwd - embed_gemm, FLASH_BACKWARD_FACTOR * attn_fwd,
+                             2 * elem_fwd, 0.0, blocks_again, block_flops)
+    recompute = blocks_again if s.checkpointing == "full" else 0.0
     return VisionSeconds(gemm_fwd, attn_fwd, elem_fwd, 2 * gemm_fwd - embed_gemm, FLASH_BACKWARD_FACTOR * attn_fwd,
                          2 * elem_fwd, gemm_fwd, recompute, block_flops)
 

@@ -1224,7 +1224,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="146"/>
-        <location filename="../../engine/scenario/key_words.py" line="225"/>
+        <location filename="../../engine/scenario/key_words.py" line="226"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
@@ -1234,192 +1234,197 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="171"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <source>frozen, back-propagated</source>
+        <translation>冻结，仍反向传播</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="172"/>
         <source>supervised fine-tuning (SFT)</source>
         <translation>监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <location filename="../../engine/scenario/key_words.py" line="174"/>
         <source>reward model on pairs</source>
         <translation>在回答对上训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <location filename="../../engine/scenario/key_words.py" line="175"/>
         <source>PPO (with a critic)</source>
         <translation>PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="175"/>
+        <location filename="../../engine/scenario/key_words.py" line="176"/>
         <source>online DPO</source>
         <translation>在线 DPO</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="176"/>
+        <location filename="../../engine/scenario/key_words.py" line="177"/>
         <source>a copy of the policy</source>
         <translation>策略模型的一份副本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="177"/>
+        <location filename="../../engine/scenario/key_words.py" line="178"/>
         <source>as the policy&apos;s offload</source>
         <translation>与策略模型的卸载相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="181"/>
+        <location filename="../../engine/scenario/key_words.py" line="182"/>
         <source>as the policy&apos;s packing</source>
         <translation>与策略模型的打包相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="182"/>
+        <location filename="../../engine/scenario/key_words.py" line="183"/>
         <source>padded</source>
         <translation>填充</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="183"/>
+        <location filename="../../engine/scenario/key_words.py" line="184"/>
         <source>padding-free</source>
         <translation>无填充</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="190"/>
+        <location filename="../../engine/scenario/key_words.py" line="191"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="198"/>
+        <location filename="../../engine/scenario/key_words.py" line="199"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="208"/>
+        <location filename="../../engine/scenario/key_words.py" line="209"/>
         <source>axolotl (QLoRA adapters in bf16 for DPO / IPO, KTO, reward, GRPO)</source>
         <translation>axolotl（QLoRA 适配器为 bf16：DPO / IPO、KTO、奖励模型、GRPO）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="216"/>
+        <location filename="../../engine/scenario/key_words.py" line="217"/>
         <source>whole-batch logits in fp32</source>
         <translation>整批 logits 转 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="217"/>
+        <location filename="../../engine/scenario/key_words.py" line="218"/>
         <source>logits in chunks</source>
         <translation>分块计算 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="218"/>
+        <location filename="../../engine/scenario/key_words.py" line="219"/>
         <source>one fused kernel over the logits</source>
         <translation>对 logits 的单个融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="219"/>
+        <location filename="../../engine/scenario/key_words.py" line="220"/>
         <source>Transformer Engine&apos;s fused kernel</source>
         <translation>Transformer Engine 的融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="220"/>
+        <location filename="../../engine/scenario/key_words.py" line="221"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18</source>
         <translation>v2.18 之前的 Transformer Engine 融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="221"/>
+        <location filename="../../engine/scenario/key_words.py" line="222"/>
         <source>Megatron&apos;s fused vocab-parallel loss</source>
         <translation>Megatron 的融合词表并行损失</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="222"/>
+        <location filename="../../engine/scenario/key_words.py" line="223"/>
         <source>Megatron&apos;s vocab-parallel loss, unfused</source>
         <translation>Megatron 的词表并行损失（未融合）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="223"/>
+        <location filename="../../engine/scenario/key_words.py" line="224"/>
         <source>fused with the output layer, no logits (Liger)</source>
         <translation>与输出层融合，不生成 logits（Liger）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="224"/>
+        <location filename="../../engine/scenario/key_words.py" line="225"/>
         <source>logits in the compute dtype, no fp32 upcast</source>
         <translation>logits 保持计算精度，不升为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="226"/>
+        <location filename="../../engine/scenario/key_words.py" line="227"/>
         <source>stays resident</source>
         <translation>常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="227"/>
+        <location filename="../../engine/scenario/key_words.py" line="228"/>
         <source>sleep level 1: weights to CPU memory, KV cache freed</source>
         <translation>睡眠级别 1：权重移到 CPU 内存，释放 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="228"/>
+        <location filename="../../engine/scenario/key_words.py" line="229"/>
         <source>sleep level 2: weights and KV cache freed</source>
         <translation>睡眠级别 2：释放权重和 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="229"/>
+        <location filename="../../engine/scenario/key_words.py" line="230"/>
         <source>on the training GPUs</source>
         <translation>在训练 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="230"/>
+        <location filename="../../engine/scenario/key_words.py" line="231"/>
         <source>on GPUs of its own</source>
         <translation>在它自己的 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="231"/>
+        <location filename="../../engine/scenario/key_words.py" line="232"/>
         <source>as the objective and framework do it</source>
         <translation>按目标和框架的做法</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="232"/>
+        <location filename="../../engine/scenario/key_words.py" line="233"/>
         <source>a frozen copy on the GPU</source>
         <translation>GPU 上的一份冻结副本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="233"/>
+        <location filename="../../engine/scenario/key_words.py" line="234"/>
         <source>the base with adapters switched off</source>
         <translation>关闭适配器的基础模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="234"/>
+        <location filename="../../engine/scenario/key_words.py" line="235"/>
         <source>log-probs computed before training</source>
         <translation>训练前算好的对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="236"/>
+        <location filename="../../engine/scenario/key_words.py" line="237"/>
         <source>the model&apos;s number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="237"/>
+        <location filename="../../engine/scenario/key_words.py" line="238"/>
         <source>interleaved 1F1B</source>
         <translation>交错 1F1B</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="238"/>
+        <location filename="../../engine/scenario/key_words.py" line="239"/>
         <source>zero bubble ZB-1p</source>
         <translation>零气泡 ZB-1p</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="239"/>
+        <location filename="../../engine/scenario/key_words.py" line="240"/>
         <source>zero bubble ZB-2p</source>
         <translation>零气泡 ZB-2p</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="240"/>
+        <location filename="../../engine/scenario/key_words.py" line="241"/>
         <source>zero bubble ZB-V</source>
         <translation>零气泡 ZB-V</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="241"/>
+        <location filename="../../engine/scenario/key_words.py" line="242"/>
         <source>in the compute number format</source>
         <translation>使用计算数值格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="242"/>
+        <location filename="../../engine/scenario/key_words.py" line="243"/>
         <source>as the checkpoint was released</source>
         <translation>按检查点发布时的格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="248"/>
+        <location filename="../../engine/scenario/key_words.py" line="249"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1632,7 +1637,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="139"/>
         <location filename="../../engine/scenario/key_words.py" line="150"/>
         <location filename="../../engine/scenario/key_words.py" line="151"/>
-        <location filename="../../engine/scenario/key_words.py" line="253"/>
+        <location filename="../../engine/scenario/key_words.py" line="254"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>off</source>
         <translation>关闭</translation>
@@ -1649,21 +1654,21 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="148"/>
-        <location filename="../../engine/scenario/key_words.py" line="158"/>
-        <location filename="../../engine/scenario/key_words.py" line="178"/>
-        <location filename="../../engine/scenario/key_words.py" line="235"/>
+        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="179"/>
+        <location filename="../../engine/scenario/key_words.py" line="236"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="148"/>
-        <location filename="../../engine/scenario/key_words.py" line="179"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="149"/>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
@@ -1683,122 +1688,122 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="163"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="186"/>
+        <location filename="../../engine/scenario/key_words.py" line="187"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="187"/>
+        <location filename="../../engine/scenario/key_words.py" line="188"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="188"/>
+        <location filename="../../engine/scenario/key_words.py" line="189"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="189"/>
+        <location filename="../../engine/scenario/key_words.py" line="190"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="191"/>
+        <location filename="../../engine/scenario/key_words.py" line="192"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="192"/>
+        <location filename="../../engine/scenario/key_words.py" line="193"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="193"/>
+        <location filename="../../engine/scenario/key_words.py" line="194"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="194"/>
+        <location filename="../../engine/scenario/key_words.py" line="195"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="195"/>
+        <location filename="../../engine/scenario/key_words.py" line="196"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="196"/>
+        <location filename="../../engine/scenario/key_words.py" line="197"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="197"/>
+        <location filename="../../engine/scenario/key_words.py" line="198"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="199"/>
+        <location filename="../../engine/scenario/key_words.py" line="200"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="203"/>
+        <location filename="../../engine/scenario/key_words.py" line="204"/>
         <source>TRL (post-training; QLoRA adapters in bf16: SFT, GRPO, reward from 0.26, RLOO 0.27, DPO / IPO 0.29, KTO 1.4)</source>
         <translation>TRL（后训练；QLoRA 适配器为 bf16：SFT、GRPO、奖励模型自 0.26 起，RLOO 自 0.27，DPO / IPO 自 0.29，KTO 自 1.4）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="205"/>
+        <location filename="../../engine/scenario/key_words.py" line="206"/>
         <source>TRL before its trainer&apos;s bf16 cast (QLoRA adapters in fp32: every trainer up to 0.25, RLOO 0.26, DPO / IPO up to 0.28, KTO up to 1.3)</source>
         <translation>TRL 在其训练器转换为 bf16 之前的版本（QLoRA 适配器为 fp32：所有训练器 0.25 及更早，RLOO 0.26，DPO / IPO 0.28 及更早，KTO 1.3 及更早）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="210"/>
+        <location filename="../../engine/scenario/key_words.py" line="211"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="211"/>
+        <location filename="../../engine/scenario/key_words.py" line="212"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="247"/>
+        <location filename="../../engine/scenario/key_words.py" line="248"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="251"/>
+        <location filename="../../engine/scenario/key_words.py" line="252"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="252"/>
+        <location filename="../../engine/scenario/key_words.py" line="253"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="253"/>
+        <location filename="../../engine/scenario/key_words.py" line="254"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>on</source>
         <translation>开启</translation>
@@ -1834,23 +1839,23 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="155"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="155"/>
+        <location filename="../../engine/scenario/key_words.py" line="156"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="156"/>
         <location filename="../../engine/scenario/key_words.py" line="157"/>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
-        <location filename="../../engine/scenario/key_words.py" line="167"/>
+        <location filename="../../engine/scenario/key_words.py" line="158"/>
+        <location filename="../../engine/scenario/key_words.py" line="164"/>
         <location filename="../../engine/scenario/key_words.py" line="168"/>
-        <location filename="../../engine/scenario/key_words.py" line="184"/>
-        <location filename="../../engine/scenario/key_words.py" line="215"/>
+        <location filename="../../engine/scenario/key_words.py" line="169"/>
+        <location filename="../../engine/scenario/key_words.py" line="185"/>
+        <location filename="../../engine/scenario/key_words.py" line="216"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -6286,32 +6291,41 @@ GPU-hour</source>
         <translation>与模型一起训练（训练编码器）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="35"/>
+        <location filename="../vision_rows.py" line="34"/>
+        <source>not trained, back-propagated for its input (ms-swift&apos;s vit_gradient_checkpointing)</source>
+        <translation>不训练，但为其输入梯度反向传播（ms-swift 的 vit_gradient_checkpointing）</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="37"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="41"/>
+        <location filename="../vision_rows.py" line="43"/>
         <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
         <translation>每个训练序列中的图像数。图像的 token 计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="44"/>
+        <location filename="../vision_rows.py" line="46"/>
         <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
         <translation>每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和 token（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="47"/>
-        <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen.</source>
-        <translation>是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
+        <location filename="../vision_rows.py" line="49"/>
+        <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen. Frozen, back-propagated: no gradient of its own, but the framework checkpoints its blocks and runs its backward for the input gradients, each block again first (time), keeping each block&apos;s input (memory).</source>
+        <translation>是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。冻结但仍反向传播：编码器没有自己的梯度，但框架对其各块做梯度检查点，并为输入梯度运行其反向传播，每块先重新前向一次（时间），并保留每块的输入（显存）。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="68"/>
+        <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen.</source>
+        <translation type="vanished">是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
+    </message>
+    <message>
+        <location filename="../vision_rows.py" line="73"/>
         <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
         <translation>每张图像：编码器中 %1 个图像块，序列中 %2 个 token。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="71"/>
+        <location filename="../vision_rows.py" line="76"/>
         <source>The images need %1 tokens, more than the sequence length.</source>
         <translation>这些图像需要 %1 个 token，超过了序列长度。</translation>
     </message>
@@ -7601,72 +7615,72 @@ GPU-hour</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="236"/>
+        <location filename="../../engine/memory/detailed.py" line="237"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="239"/>
+        <location filename="../../engine/memory/detailed.py" line="240"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="243"/>
+        <location filename="../../engine/memory/detailed.py" line="244"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="274"/>
+        <location filename="../../engine/memory/detailed.py" line="275"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="277"/>
+        <location filename="../../engine/memory/detailed.py" line="278"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="283"/>
+        <location filename="../../engine/memory/detailed.py" line="284"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="288"/>
+        <location filename="../../engine/memory/detailed.py" line="289"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="306"/>
+        <location filename="../../engine/memory/detailed.py" line="307"/>
         <source>one 16-bit copy of the largest 4-bit weight matrix: each layer&apos;s 4-bit weights are unpacked into it before their matmul, and it stays allocated all step (compute bytes per weight + fp32 absmax per 64)</source>
         <translation>最大的 4-bit 权重矩阵的一份 16 位副本：每层的 4-bit 权重在矩阵乘之前解包到其中，它整步都保持分配（每个权重按计算精度字节数 + 每 64 个值一个 fp32 absmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="286"/>
+        <location filename="../../engine/memory/detailed.py" line="287"/>
         <source>the activations of one uniform group of recompute_num_layers layers, rebuilt at once during backward</source>
         <translation>一个 uniform 组（recompute_num_layers 层）的激活值，在反向时一次性重建</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="303"/>
+        <location filename="../../engine/memory/detailed.py" line="304"/>
         <source>Dequantisation buffer (4-bit weights)</source>
         <translation>反量化缓冲区（4-bit 权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="371"/>
+        <location filename="../../engine/memory/detailed.py" line="373"/>
         <source>Vision tower forward (frozen)</source>
         <translation>视觉塔前向（冻结）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="374"/>
+        <location filename="../../engine/memory/detailed.py" line="376"/>
         <source>one tower block&apos;s input and largest working set (norm output, q/k/v, attention or MLP intermediates) over the micro-batch&apos;s patches, on the weights and states alive when the forward starts; counted by what it adds above the end of the forward</source>
         <translation>视觉塔单个块的输入及其最大工作集（归一化输出、q/k/v、注意力或 MLP 中间结果），覆盖该微批次的全部图像块，叠加在前向开始时已存在的权重和状态之上；只计入它超出前向结束时刻的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="391"/>
+        <location filename="../../engine/memory/detailed.py" line="393"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="394"/>
+        <location filename="../../engine/memory/detailed.py" line="396"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
@@ -7681,22 +7695,22 @@ GPU-hour</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="335"/>
+        <location filename="../../engine/memory/detailed.py" line="337"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="338"/>
+        <location filename="../../engine/memory/detailed.py" line="340"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="399"/>
+        <location filename="../../engine/memory/detailed.py" line="401"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="402"/>
+        <location filename="../../engine/memory/detailed.py" line="404"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
@@ -8176,17 +8190,17 @@ GPU-hour</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="362"/>
+        <location filename="../../engine/scenario/format.py" line="364"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="373"/>
+        <location filename="../../engine/scenario/format.py" line="375"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="377"/>
+        <location filename="../../engine/scenario/format.py" line="379"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -9984,7 +9998,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="106"/>
-        <location filename="../../engine/configs/swift_megatron.py" line="161"/>
+        <location filename="../../engine/configs/swift_megatron.py" line="168"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
@@ -10119,12 +10133,12 @@ GPU-hour</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="254"/>
+        <location filename="../../engine/memory/detailed.py" line="255"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="257"/>
+        <location filename="../../engine/memory/detailed.py" line="258"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
@@ -10725,12 +10739,12 @@ GPU-hour</source>
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="367"/>
+        <location filename="../../engine/scenario/format.py" line="369"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="369"/>
+        <location filename="../../engine/scenario/format.py" line="371"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
