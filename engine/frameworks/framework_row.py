@@ -77,6 +77,10 @@ class FrameworkDefaults:
     # PyTorch's load-balanced ring attention (torch.distributed.tensor.experimental.context_parallel), whose merge
     # copies the output; Megatron's context parallelism runs inside TransformerEngine's attention
     cp_ring_attention: bool = True
+    # context parallelism that all-gathers every rank's K and V before the attention kernel and reduce-scatters
+    # their gradients after its backward, both on the critical path (timing/context_parallel.py
+    # kv_all_gather_seconds): Meta's stack for Llama 3 (engine/frameworks/meta_llama3.py), not a ring
+    cp_kv_all_gather: bool = False
     # the model repeats the K/V heads to the query heads before calling SDPA, so what the ring carries and merges is
     # query-sized (torchtitan's Llama, torchtitan/models/llama/model.py at 9dec370, the CP report's commit:
     # keys = repeat_kv(xk, self.n_rep) before F.scaled_dot_product_attention)

@@ -28,7 +28,10 @@ _SOURCES = (
     ("even pipeline split", f"{_PAPER} 'Pipeline parallelism improvements': 'To balance the pipeline, we reduce "
      "one Transformer layer each from the first and the last stages': the split is set by hand, not asserted even"),
     ("tensor, context", f"{_PAPER} Table 4: TP 8, CP 1 or 16; its context parallelism is 'all-gather based ... we "
-     "first all-gather the key (K) and value (V) tensors', not a ring, costed here as Megatron's ring (not modelled)"),
+     "first all-gather the key (K) and value (V) tensors, and then compute attention output for the local query (Q) "
+     "tensor chunk. Although the all-gather communication latency is exposed in the critical path ...', not a ring "
+     "(cp_kv_all_gather: the gather before each layer's attention and its gradients' reduce-scatter after it, "
+     "exposed)"),
     ("expert", f"{_PAPER}: Llama 3 is dense (section 3.2: 'Llama 3 uses a standard, dense Transformer "
      "architecture'); no expert parallelism is described"),
     ("offload", f"{_PAPER}: no CPU offload is described"),
@@ -44,6 +47,7 @@ def meta_llama3_row(megatron: FrameworkRow) -> FrameworkRow:
     return replace(megatron, id="meta-llama3", label="Meta Llama 3 training stack", profile="megatron",
                    parallelism=PARALLELISM, megatron_core_rope=False,  # Meta's own model code, not Megatron-Core's
                    profile_step_passes=False,  # nor Megatron-Core's optimizer and its grad buffer (h-mcoreopt)
+                   cp_kv_all_gather=True,  # its all-gather context parallelism, not Transformer Engine's ring
                    sources=(*megatron.sources, ("Meta's stack", "arXiv:2407.21783 section 3.3: Meta's own FSDP "
                                                 "with 4D parallelism; its layouts: engine/frameworks/meta_llama3.py; "
                                                 "memory facts and time profile Megatron-LM's, a stand-in")))

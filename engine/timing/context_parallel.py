@@ -7,10 +7,10 @@ from __future__ import annotations
 from ..frameworks.defaults import FrameworkDefaults
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
-from .collectives import ALL_GATHER, collective_latency
+from .collectives import ALL_GATHER, REDUCE_SCATTER, collective_latency
 from .data import efficiency
 from .hardware import Hardware
-from .links import exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
+from .links import collective_link, exposed, link, nvlink_domain, p2p_link, ring_exposed_seconds
 
 FP32_BYTES = 4  # torch's ring merges outputs and accumulates dQ, dK, dV in fp32 (_cp_options.convert_to_f32 True)
 
@@ -133,9 +133,31 @@ def cp_ring_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, behaviour: Frame
     K/V ring (links.ring_exposed_seconds) or PyTorch's (torch_ring_exposed_seconds)."""
     if s.cp <= 1:
         return 0.0
+    if behaviour.cp_kv_all_gather:
+        return kv_all_gather_seconds(s, spec, hw, tokens, elem_bytes, bool(attn_bwd), recomputed)
     if not behaviour.cp_ring_attention:
         link_bw, latency = p2p_link(hw, s.tp * s.cp, nvlink_domain(s, hw))
         link_bw = min(link_bw, cp_channels_bytes_per_s(s, hw))
         return ring_exposed_seconds(2 * tokens * spec.kv_dim / s.tp * elem_bytes, s.cp, link_bw, latency, attn_fwd,
                                     attn_bwd)
     return torch_ring_exposed_seconds(s, spec, hw, behaviour, tokens, elem_bytes, attn_fwd, attn_bwd, recomputed)
+
+
+def kv_all_gather_seconds(s: Scenario, spec: ModelSpec, hw: Hardware, tokens: float, elem_bytes: int, backward: bool,
+                          recomputed: bool) -> float:
+    """Seconds of one layer and micro-batch of context parallelism that all-gathers K and V (FrameworkDefaults
+    cp_kv_all_gather): arXiv:2407.21783 section 3.3.2, 'our CP implementation adopts an all-gather based method
+    where we first all-gather the key (K) and value (V) tensors, and then compute attention output for the local
+    query (Q) tensor chunk. Although the all-gather communication latency is exposed in the critical path ...'. Each
+    rank gathers the other cp - 1 ranks' K and V (its TP shard of the KV heads) before the attention kernel, and the
+    backward of that gather reduce-scatters their gradients back, each exposed (nothing runs beside it in the
+    paper's words); the forward's again where full recomputation reruns it. K and V are taken as kept for the
+    backward (the paper does not say whether its backward gathers them again, which would add one more gather). The
+    group is cp ranks tp apart ([TP, CP, PP, DP] order, section 3.3.2), a collective's ring over the link it crosses
+    (links.collective_link) with NCCL's latency."""
+    cp, node = s.cp, nvlink_domain(s, hw)
+    block = 2 * tokens * spec.kv_dim / s.tp * elem_bytes  # the rank's K and V, bytes
+    bw = collective_link(hw, s.tp * cp, node, s.tp)[0]
+    gather = (cp - 1) * block / bw + collective_latency(hw, ALL_GATHER, cp, s.tp * cp, node, s.tp)
+    scatter = (cp - 1) * block / bw + collective_latency(hw, REDUCE_SCATTER, cp, s.tp * cp, node, s.tp)
+    return gather * (2 if recomputed else 1) + (scatter if backward else 0.0)

@@ -158,6 +158,14 @@ _COLLECTIVE_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
 _TP_DERIVED = Provenance(DERIVED, QT_TRANSLATE_NOOP(
     "engine", "Bytes over the link plus NCCL's latency model, less what the framework's code runs beside its GEMMs, "
     "collective by collective (userbuffers' chunks, the backward's asynchronous collectives)."))
+_CP_KV_ALL_GATHER = Provenance(DERIVED, QT_TRANSLATE_NOOP(
+    "engine", "The framework's context parallelism all-gathers K and V before each layer's attention and "
+    "reduce-scatters their gradients after it, on the critical path: bytes and NCCL latency over the link the cp "
+    "group crosses, nothing hidden."), QT_TRANSLATE_NOOP(
+    "engine", "per layer and micro-batch: all-gather of the other cp - 1 ranks' K and V (their TP share of the KV "
+              "heads) before the attention, again where full recomputation reruns it, + reduce-scatter of their "
+              "gradients after its backward, each (cp - 1) x the rank's K and V bytes / the link's bandwidth + "
+              "NCCL's latency, exposed"))
 _COLLECTIVE_ASSUMED = Provenance(ASSUMED, QT_TRANSLATE_NOOP(
     "engine", "Bytes and NCCL latency are derived; the share hidden behind compute is the framework's stated "
     "overlap, not a measurement."))
@@ -170,6 +178,8 @@ def time_provenance(s: Scenario) -> dict[str, Provenance]:
            "communication_pp": pipeline_sends_provenance(s)}
     if hybrid_offload_fraction(s):
         out["offload"] = _HYBRID_OFFLOAD
+    if s.cp > 1 and defaults_for(s.framework).cp_kv_all_gather:  # not a ring (context_parallel.py)
+        out["communication_cp"] = _CP_KV_ALL_GATHER
     hides = userbuffers_on(s) or defaults_for(s.framework).tp_async_backward
     out["communication_tp"] = _TP_DERIVED if hides else _COLLECTIVE_DERIVED
     if prof["ep_overlap"] > 0:

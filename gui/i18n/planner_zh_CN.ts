@@ -13136,6 +13136,16 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/timing/provenance.py" line="161"/>
+        <source>The framework&apos;s context parallelism all-gathers K and V before each layer&apos;s attention and reduce-scatters their gradients after it, on the critical path: bytes and NCCL latency over the link the cp group crosses, nothing hidden.</source>
+        <translation>该框架的上下文并行在每层注意力之前 all-gather K 和 V，并在其之后 reduce-scatter 它们的梯度，均位于关键路径上：按 cp 组所跨链路的字节数与 NCCL 延迟计算，不做任何隐藏。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="164"/>
+        <source>per layer and micro-batch: all-gather of the other cp - 1 ranks&apos; K and V (their TP share of the KV heads) before the attention, again where full recomputation reruns it, + reduce-scatter of their gradients after its backward, each (cp - 1) x the rank&apos;s K and V bytes / the link&apos;s bandwidth + NCCL&apos;s latency, exposed</source>
+        <translation>每层每个微批次：注意力之前 all-gather 其余 cp - 1 个 rank 的 K 和 V（它们在 KV 头上的 TP 份额），完整重计算重跑前向时再做一次，+ 反向之后 reduce-scatter 它们的梯度；每次为 (cp - 1) x 本 rank 的 K 和 V 字节数 / 链路带宽 + NCCL 延迟，全部暴露</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/provenance.py" line="169"/>
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
