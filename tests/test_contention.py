@@ -65,9 +65,14 @@ def test_hidden_part_costs_its_share_and_exposed_part_costs_whole():
     share = 16 / 132
     # 1 s of communication under a 10 s window hidden at 90%: all hidden, 1 x share left on the step
     assert contended(1.0, 10.0, 0.9, share) == pytest.approx(share)
-    # 10 s under a 1 s window at 90%: 0.9 s hidden, 9.1 s exposed
-    assert contended(10.0, 1.0, 0.9, share) == pytest.approx(9.1 + 0.9 * share)
+    # 10 s under a 1 s window at 90%: the 0.9 s of window that can overlap slows to 0.9 / (1 - share) = 1.02 s,
+    # still inside the 10 s collective, so the step waits for the collective alone: 9.1 s exposed, nothing more
+    assert contended(10.0, 1.0, 0.9, share) == pytest.approx(9.1)
     assert contended(10.0, 1.0, 0.9, 0.0) == pytest.approx(9.1)
+    # 1.2 s under a 1 s window at 90% with Hopper's half rate: the slowed window part (0.9 s of work at half rate
+    # while the collective runs) ends after it: 1.2 s of collective take 0.6 s of work, 0.3 s are left at full
+    # rate, so 0.9 s of work take 1.5 s: 0.6 s more (1.2 x 1/2), where exposed + displaced would say 0.3 + 0.45
+    assert contended(1.2, 1.0, 0.9, 0.5) == pytest.approx(0.6)
 
 
 def test_fsdp_step_pays_for_what_its_hidden_gathers_hold(monkeypatch):

@@ -84,10 +84,15 @@ def hidden_share(hw: Hardware, link_bytes_per_s: float, memory_bytes_per_s: floa
 
 
 def contended(comm: float, window: float, overlap: float, share: float) -> float:
-    """Seconds a collective adds to the step: what the compute window does not hide (links.exposed), plus the
-    compute its hidden part displaces (hidden x share, hidden_share)."""
+    """Seconds a collective adds to the step: the compute it displaces while it runs (comm x share, hidden_share),
+    or what the compute window does not hide (links.exposed), whichever is more. The displaced compute runs later,
+    beside the collective's own rest, so a collective longer than its window (overlap x window) slows the whole
+    window and is exposed only where it outlasts the slowed window: with compute at 1 - share of its rate while
+    the collective runs, the window ends at max(comm, window + comm x share) (the window part that cannot overlap,
+    (1 - overlap) x window, at full rate). Adding the exposed part and the hidden part's displacement would count
+    the displaced compute twice, once as its own seconds and once as the exposed seconds it runs beside."""
     left = exposed(comm, window, overlap)
-    return left + (comm - left) * share
+    return max(left, comm * share)
 
 
 @cache

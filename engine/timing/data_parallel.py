@@ -175,13 +175,12 @@ def synced_buckets_seconds(transfer: float, buckets: int, latency: float, copies
     with the all-reduce) while the backward of the next bucket runs. Bucket k hides behind the backward that fills
     bucket k + 1 only: the first bucket's backward hides nothing, and the last bucket, reduced in step() after the
     backward, is followed by another synchronize. With `buckets` equal buckets over the backward `window`: exposed
-    (n - 1) x max(0, a - w / n) + a, a = one bucket's transfer, latency and copies; the hidden part displaces compute
-    as every hidden collective does (contention.py)."""
+    (n - 1) x contended(a, w / n, 1, share) + a, a = one bucket's transfer, latency and copies: each of the first
+    n - 1 buckets costs what it displaces from the backward beside it or what that backward does not hide, whichever
+    is more (contention.contended), and the last one runs alone."""
     n = max(1, buckets)
     each = (transfer + copies) / n + latency
-    fill = window / n
-    left = (n - 1) * max(0.0, each - fill) + each
-    return left + (n * each - left) * share
+    return (n - 1) * contended(each, window / n, 1.0, share) + each
 
 
 def bucket_sync_gap_seconds(s: Scenario, tensors: int, buckets: int) -> float:
