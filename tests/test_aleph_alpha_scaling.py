@@ -88,3 +88,52 @@ def test_sequence_parallel_gathers_each_norms_output_once():
     assert len(gathered) == 2 and all("gathered once for the block" in name for name in gathered)
     # each one is the micro-batch's whole sequence x hidden in bf16
     assert all(terms[name] == 2 * s.micro_batch * s.seq_len * spec.hidden for name in gathered)
+
+
+def _step_without_head_recompute(s, monkeypatch):
+    """The step of `s` with and without the profile's checkpoint_recomputes_head (the memo tables cleared around it,
+    so that neither step is read back for the other or for a later test)."""
+    from engine.scenario.memo import memo_tables
+    from engine.timing.model import step_time
+
+    for table in memo_tables():
+        table.clear()
+    with_head = step_time(s)
+    for table in memo_tables():
+        table.clear()
+    with monkeypatch.context() as patched:
+        patched.setitem(framework_profile("aleph-alpha-scaling"), "checkpoint_recomputes_head", False)
+        without = step_time(s)
+    for table in memo_tables():
+        table.clear()
+    return with_head, without
+
+
+def test_full_checkpointing_runs_the_lm_head_forward_again(monkeypatch):
+    """Aleph-Alpha/scaling at 78489292be: under every_layer checkpointing ParallelModule.forward (parallel_module.py
+    lines 260-270) wraps every layer of the stage in _checkpoint_without_reentrant, and the layer specs
+    (transformer/model/model.py get_transformer_layer_specs) end with the final norm and the LM head, so the stage
+    holding the head runs the head's forward matmul again in its backward (presets/efficiency.json
+    checkpoint_recomputes_head)."""
+    from engine.scenario import resolve_model
+    from engine.timing.hardware import hardware_for
+    from engine.timing.model import BREAKDOWN_KEYS, rates_for
+
+    assert framework_profile("aleph-alpha-scaling")["checkpoint_recomputes_head"] is True
+    rows = json.loads(ROWS.read_text(encoding="utf-8"))["rows"]
+    # the 13B sheet's TP 1, PP 1 run with FlashAttention-2, every_layer, micro-batch 1: one stage holds the head
+    row = next(r for r in rows if r["id"].startswith("hagemann2023-llama13b-64gpus-s2k-fa2-full-mb1-tp1-pp1"))
+    s = scenario_from_dict(row["scenario"])
+    with_head, without = _step_without_head_recompute(s, monkeypatch)
+    grown = {k: a - b for k, a, b in zip(BREAKDOWN_KEYS, with_head.seconds, without.seconds, strict=True)
+             if abs(a - b) > 1e-12}
+    spec = resolve_model(s)
+    rates = rates_for(s, hardware_for(s), framework_profile("aleph-alpha-scaling"))
+    matmul, _ = head_cost(spec, s.micro_batch * s.seq_len, s.tp, rates, "aleph-alpha-scaling")
+    # the head's forward matmul once more per micro-batch, in the recompute term, nothing else moves
+    assert set(grown) == {"recompute"}
+    assert grown["recompute"] == pytest.approx(s.grad_accum * matmul)
+    # without checkpointing nothing is run again
+    none = scenario_from_dict({**row["scenario"], "checkpointing": "none"})
+    with_head, without = _step_without_head_recompute(none, monkeypatch)
+    assert with_head.seconds == without.seconds

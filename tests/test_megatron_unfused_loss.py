@@ -31,8 +31,8 @@ def test_megatron_lm_of_2021_and_2022_run_the_unfused_loss():
         s = scenario_from_dict(_first_row(name))
         prof = framework_profile(framework)
         assert s.framework == framework and loss_path(s, prof) == "megatron-vocab-parallel"
-        # a scenario that names a fused path keeps it (Transformer Engine's parallel cross-entropy)
-        assert loss_path(replace(s, cross_entropy="te"), prof) == "fused"
+        # a scenario that names a fused path keeps it (Transformer Engine's cross-entropy, its own bytes)
+        assert loss_path(replace(s, cross_entropy="te"), prof) == "te"
 
 
 def test_current_megatron_profile_keeps_the_standard_count():

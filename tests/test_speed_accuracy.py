@@ -442,7 +442,10 @@ def test_every_time_shows_the_range_of_its_regime():
 # them 5,238 -> 5,230 (each taken out of the full profile: the loss over the whole vocabulary on every TP rank costs
 # 37, the unsplit pipeline sends 18, the reduce after the schedule at PP 1 gains 35): 6,147 -> 6,139 of 7,008 and 46
 # equal (87.5% -> 87.4%). With arXiv:2401.10241 and arXiv:2504.14960 beside them (h-zb, h-moefold): 6,449 of 7,340
-# and 46 equal (87.6%); the sources' own ablations (layout_order same_table) 88.0%.
+# and 46 equal (87.6%); the sources' own ablations (layout_order same_table) 88.0%. Later sessions' changes: 12,103 of
+# 13,562 and 49 equal (89.1%). With the LM head's forward run again under Aleph Alpha's every_layer checkpointing
+# (Aleph-Alpha/scaling 78489292be parallel_module.py lines 260-270) and Transformer Engine's cross-entropy timed by
+# release (22 / 10 bytes per logit, v2.18+ / v2.17; h-pairs): 12,122 of 13,581 and 30 equal (89.2%).
 LAYOUT_ORDER_MEASURED = 0.87
 
 

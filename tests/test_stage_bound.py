@@ -88,12 +88,16 @@ def test_the_counts_of_rows_over_the_bound():
     # their last stages 0.977-0.992 of the measured step on the bound alone (the 70B stage's overcharge below)
     # 57 with h-internevo's A100 attention rates (the two more arXiv:2311.05610 rows above)
     # 58 with h-hoppermoe's Qwen3-235B-A22B row on 256 H100s (above)
-    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 58
+    # 59 since Transformer Engine >= 2.18's cross-entropy is timed at its kernels' 22 bytes a logit (h-pairs,
+    # presets/efficiency.json loss_bytes_per_token_per_vocab te; it was priced as the 8-byte fused loss): Megatron-
+    # Bridge's Llama 3 70B fp8 on 64 H100s, its last stage with the head 22.08 s against the measured 21.95 s (1.006)
+    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 59
     # 73 with arXiv:2311.05610's fused-kernel runs (h-fusedkern: rows added, the model unchanged): 7 of them are over
     # with the bubble (3 at 1.001, the others 1.02-1.10: 30B at 8k and 65B on 64 GPUs at PP 8-16 with data-parallel 1,
     # the model 3-16% slow), 1 on the bound alone (30B at 8k, TP 4 x PP 16, trial 131645: 93.1 s of 86.2)
-    # + the NVFP4 405B row, h-zbvpp's 4 and h-internevo's 2 above; 81 with h-hoppermoe's Qwen3-235B row above
-    assert len(module.over(rows, with_bubble=True)) <= 81
+    # + the NVFP4 405B row, h-zbvpp's 4 and h-internevo's 2 above; 81 with h-hoppermoe's Qwen3-235B row above;
+    # 82 with h-pairs' 70B fp8 row above
+    assert len(module.over(rows, with_bubble=True)) <= 82
 
 
 def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
@@ -110,8 +114,8 @@ def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
     module = _module()
     rows = _pp8_70b(module.bounds())
     assert len(rows) == 12 and {b.kind for b in rows} == {"last"}
-    assert min(b.ratio for b in rows) == pytest.approx(0.967, abs=5e-4)
-    assert max(b.ratio for b in rows) == pytest.approx(1.004, abs=5e-4)
+    assert min(b.ratio for b in rows) == pytest.approx(0.968, abs=5e-4)
+    assert max(b.ratio for b in rows) == pytest.approx(1.005, abs=5e-4)
     assert len(module.over(rows, with_bubble=True)) == 7
     assert len(module.over(rows, head_floor=True)) == 1
     assert all(b.head_excess_s > 0 for b in rows)  # the floor is below what the model charges the head

@@ -344,7 +344,7 @@ def loss_split(s: Scenario, prof: dict[str, Any]) -> int:
 def loss_path(s: Scenario, prof: dict[str, Any]) -> str:
     """The framework's loss path (engine/frameworks), or the time model's own default for it."""
     ce = cross_entropy_path(s)  # Megatron's native fusion compiles its vocab-parallel loss: timed as that loss
-    path = {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "fused", "te-inplace": "fused",
+    path = {"standard": "standard", "chunked": "chunked", "fused": "fused", "te": "te", "te-inplace": "te-inplace",
             "fused-linear": prof.get("fused_linear_loss", "fused-linear"),
             "megatron-fused": "standard", "no-upcast": "standard",
             "megatron-unfused": "megatron-vocab-parallel"}.get(ce, prof["cross_entropy"])

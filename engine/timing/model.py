@@ -206,8 +206,8 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                               backward and sg.checkpointing == "full", 0.0 if s.moe_a2a_overlap else block, g.kind,
                               tail))
     first, last = index == 0, holds_head(s, index)  # the head's rank: pipeline_ends.py
-    compute, memory, fwd_total, bwd_total, wgrad_total = _ends_seconds(s, spec, prof, rates, tokens, act_bytes, (
-        index, last, adapters), (compute, memory, fwd_total, bwd_total, wgrad_total))
+    compute, memory, recompute, fwd_total, bwd_total, wgrad_total = _ends_seconds(s, spec, prof, rates, tokens, (
+        act_bytes, index, last, adapters), (compute, memory, recompute, fwd_total, bwd_total, wgrad_total))
     if first and spec.vision is not None and s.images_per_sample:  # the image encoder, before the first layer
         compute, memory, recompute, fwd_total, bwd_total, wgrad_total = with_vision_tower(s, spec.vision, rates, (
             compute, memory, recompute, fwd_total, bwd_total, wgrad_total))
@@ -219,16 +219,18 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
                   p.trainable + p.lora, params, len(layers), host, p.trainable_expert + p.lora_expert, wgrad_total)
 
 
-def _ends_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], rates: Rates, tokens: float, act_bytes: float,
-                  ends: tuple[int, bool, bool], totals: tuple[float, float, float, float, float]
-                  ) -> tuple[float, float, float, float, float]:
-    """The stage's (compute, memory, forward, backward, weight-gradient) seconds per micro-batch with the pipeline
-    ends' own work added: the LM head and its loss where the stage holds the head, the embedding gather (and its
-    gradient's scatter-add) on the first stage, the MTP layers' projection, head and loss (mtp.py). ends: (the
-    stage's index, whether it holds the head, whether the method trains adapters)."""
-    index, last, adapters = ends
+def _ends_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], rates: Rates, tokens: float,
+                  ends: tuple[float, int, bool, bool], totals: tuple[float, float, float, float, float, float]
+                  ) -> tuple[float, float, float, float, float, float]:
+    """The stage's (compute, memory, recompute, forward, backward, weight-gradient) seconds per micro-batch with the
+    pipeline ends' own work added: the LM head and its loss where the stage holds the head (and the head's forward
+    matmul once more where the framework's full checkpointing wraps the head too: checkpoint_recomputes_head), the
+    embedding gather (and its gradient's scatter-add) on the first stage, the MTP layers' projection, head and loss
+    (mtp.py). ends: (the micro-batch's activation bytes, the stage's index, whether it holds the head, whether the
+    method trains adapters)."""
+    act_bytes, index, last, adapters = ends
     first = index == 0
-    compute, memory, fwd_total, bwd_total, wgrad_total = totals
+    compute, memory, recompute, fwd_total, bwd_total, wgrad_total = totals
     if last:
         matmul, loss = head_cost(spec, tokens, s.tp, rates, loss_path(s, prof), loss_split(s, prof))
         head_trains = not (adapters or (s.method == "freeze" and spec.tied_embeddings and s.freeze_embeddings))
@@ -237,11 +239,14 @@ def _ends_seconds(s: Scenario, spec: ModelSpec, prof: dict[str, Any], rates: Rat
         memory += loss
         fwd_total += matmul + loss / 3
         bwd_total += matmul * (2 if head_trains else 1) + 2 * loss / 3
+        if s.checkpointing == "full" and prof.get("checkpoint_recomputes_head"):  # its forward again in the backward
+            recompute += matmul
+            bwd_total += matmul
     if first:
         memory += 2 * act_bytes / rates.memory  # embedding gather (and its scatter-add gradient)
     mc, mm, mf, mb = mtp_seconds(s, spec, index, tokens, rates, loss_path(s, prof))  # MTP projection, head, loss
     compute, memory, fwd_total, bwd_total = compute + mc, memory + mm, fwd_total + mf, bwd_total + mb
-    return compute, memory, fwd_total, bwd_total, wgrad_total
+    return compute, memory, recompute, fwd_total, bwd_total, wgrad_total
 
 
 def _recompute_seconds(s: Scenario, spec: ModelSpec, g: LayerGroup, c: LayerCost) -> float:
