@@ -102,6 +102,9 @@ GENERATION_FIGURE_LABELS = {
     # length_spread.py last_pass_tail_seconds)
     "longest_tail_seconds": QT_TRANSLATE_NOOP("TimeBar", "waiting for the longest completion (one sequence alone; "
                                               "a MoE's last pass draining)"),
+    # NeMo-RL's synchronous worker builds its batch from the outputs token by token (engine/posttraining/worker_output.py)
+    "worker_output_seconds": QT_TRANSLATE_NOOP("TimeBar", "the batch built from the outputs (worker and driver, after "
+                                               "generate)"),
 }
 
 
