@@ -166,8 +166,9 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
             "engine_loop_host_seconds_per_step": loop.v1_step, "in_process_output_seconds_per_step": loop.in_process_output}
 
     step, parts = iteration(concurrent, prompt + s.completion_len / 2)
-    # until the longest completion: one sequence alone (longest_completion.py), a MoE's pass drains (length_spread.py)
-    tail_seconds = last_pass_tail_seconds(iteration, s, spec, concurrent, calls, step, prompt)
+    # until the longest completion: eager, one sequence alone (longest_completion.py); a MoE or CUDA graphs: drains
+    tail_seconds = last_pass_tail_seconds(iteration, s, spec, concurrent, calls, step, prompt,
+                                          e is not None and not rs.enforce_eager)  # (length_spread.py)
     full_iterations = (waves := decode_passes(rs.generate_calls, sequences, concurrent)) * s.completion_len
     slowest = slowest_engine_decode_seconds(s, rs, iteration, -(-sequences // calls), full_iterations, waves, step, prompt)
     decode = full_iterations * step + tail_seconds + slowest  # every engine waited for (engine_imbalance.py)
