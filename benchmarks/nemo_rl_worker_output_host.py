@@ -13,7 +13,12 @@ inside grpo.py's `generation` timer: in series with the decode, once a step. Her
 vLLM 0.11.2's own RequestOutput / CompletionOutput / Logprob objects (NeMo-RL v0.5.0 pins vllm==0.11.2; with logprobs=0
 each generated token carries one {token: Logprob(logprob, rank, decoded_token)} dict, vllm/v1/engine/logprobs.py),
 at a grid of requests and generated tokens, and prints the fit (seconds = a x requests + b x tokens) in the build
-host's view calls (torch.narrow from Python, timed in the same run), the one currency of the planner's host figures.
+host's view calls (torch.narrow from Python, timed beside each round), the one currency of the planner's host figures.
+Then the driver's part, once every worker has returned, in the same timer: rollouts.py generate_responses lines 78-109
+(each response cut out with two .item()s, tokenizer.batch_decode of all of them, each appended as a message) and
+run_multi_turn_rollout lines 429-484 (per sample the token counts and the math environment's observation tokenised and
+appended), with transformers 4.57.1 (v0.5.0's pin) and a byte-level BPE trained on this repository's docs standing in
+for the model's tokenizer (the decoder's work is per token, whatever the vocabulary), on real text's ids.
 
 Needs torch and vLLM 0.11.2's Python files (not the planner's venv), e.g. as benchmarks/vllm_v1_output_host.py:
   PYTHONPATH=/tmp/deps:/tmp/site python benchmarks/nemo_rl_worker_output_host.py
@@ -102,6 +107,41 @@ def nemo_rl_driver_responses(output_ids, logprobs, input_lengths, unpadded_seque
                              "token_ids": output_ids[i, input_length:total_length]}
         assistant_message["generation_logprobs"] = logprobs[i, input_length:total_length]
         message_log[i].append(assistant_message)
+    return generated_ids
+
+
+def nemo_rl_driver_turn_end(generated_ids, input_lengths, message_log, tokenizer, max_seq_len=4096):
+    """NeMo-RL v0.5.0 rollouts.py run_multi_turn_rollout lines 429-484, as written, after the math environment's step
+    (math_environment.py lines 336-338: 'Environment: correct' / 'incorrect', every sample terminated): the token
+    counts and the environment's observation tokenised and appended, per sample (the reward itself left out)."""
+    n = len(generated_ids)
+    active_indices = torch.arange(n)
+    sample_assistant_token_counts = torch.zeros(n, dtype=torch.int32)
+    sample_token_counts = torch.zeros(n, dtype=torch.int32)
+    sample_env_token_counts = torch.zeros(n, dtype=torch.int32)
+    sample_turn_counts = torch.zeros(n, dtype=torch.int32)
+    sample_truncated = torch.zeros(n, dtype=torch.bool)
+    for i, global_idx in enumerate(active_indices.tolist()):
+        sample_assistant_token_counts[global_idx] += len(generated_ids[i])
+        sample_token_counts[global_idx] += len(generated_ids[i])
+    observations = [{"role": "environment", "content": "Environment: correct" if i % 2 else "Environment: incorrect"}
+                    for i in range(n)]
+    truncation_mask = torch.zeros(n, dtype=torch.bool)
+    for i, global_idx in enumerate(active_indices.tolist()):
+        env_obs_content = observations[i]["content"]
+        tokenized_obs = tokenizer(env_obs_content, return_tensors="pt", add_special_tokens=False).input_ids[0]
+        tokenized_obs = tokenized_obs.to(dtype=torch.int64)
+        if len(tokenized_obs) + len(generated_ids[i]) + input_lengths[i] >= max_seq_len:
+            tokens_left_for_obs = max_seq_len - (len(generated_ids[i]) + input_lengths[i])
+            tokenized_obs = tokenized_obs[:tokens_left_for_obs]
+            truncation_mask[i] = True
+            sample_truncated[active_indices[i]] = True
+        tokenized_env_obs_message = {"role": observations[i]["role"], "content": env_obs_content,
+                                     "token_ids": tokenized_obs}
+        message_log[global_idx].append(tokenized_env_obs_message)
+        sample_env_token_counts[global_idx] += len(tokenized_obs)
+        sample_token_counts[global_idx] += len(tokenized_obs)
+        sample_turn_counts[global_idx] += 1
 
 
 def tokenizer_from(paths: list[str]):
@@ -172,8 +212,12 @@ def main() -> None:
                 start = random.randrange(max(1, len(corpus) - tokens))
                 output_ids[i, PROMPT_TOKENS:PROMPT_TOKENS + tokens] = torch.tensor(corpus[start:start + tokens])
             unpadded = input_lengths + tokens
-            driver.append((requests, requests * tokens, in_view_calls(lambda: nemo_rl_driver_responses(
-                output_ids, logprobs, input_lengths, unpadded, [[] for _ in range(requests)], tokenizer))))
+            def driver_step():
+                log = [[] for _ in range(requests)]
+                generated = nemo_rl_driver_responses(output_ids, logprobs, input_lengths, unpadded, log, tokenizer)
+                nemo_rl_driver_turn_end(generated, input_lengths, log, tokenizer)
+
+            driver.append((requests, requests * tokens, in_view_calls(driver_step)))
         print(f"{requests} requests x {tokens} tokens: worker {worker[-1][2]:.0f} view calls"
               + (f", driver {driver[-1][2]:.0f}" if driver else ""))
     for name, rows in (("worker", worker), ("driver", driver)):

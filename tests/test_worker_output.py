@@ -26,10 +26,11 @@ def _row(suffix: str):
 def test_the_figures_are_the_benchmarks_fits() -> None:
     # benchmarks/nemo_rl_worker_output_host.py, the median of three runs of each fit (relative least squares over
     # 8-2,048 tokens and 64-256 requests): the worker's per-token store into a tensor through a 0-d tensor index costs
-    # ~3 view calls, the driver's Rust decode of a token a fifth of one
-    assert worker_output.WORKER_VIEW_CALLS_PER_GENERATED_TOKEN == pytest.approx(2.89, abs=0.3)
-    assert worker_output.DRIVER_VIEW_CALLS_PER_GENERATED_TOKEN < worker_output.WORKER_VIEW_CALLS_PER_GENERATED_TOKEN / 10
-    assert 5 < worker_output.WORKER_VIEW_CALLS_PER_REQUEST < 40 and 5 < worker_output.DRIVER_VIEW_CALLS_PER_REQUEST < 40
+    # ~3 view calls (runs 3.05-3.58), the driver's Rust decode of a token a quarter of one (0.18-0.25); per request the
+    # worker's rows and copies (14-16), the driver's cut, message and the environment's observation tokenised (80-100)
+    assert 3.0 < worker_output.WORKER_VIEW_CALLS_PER_GENERATED_TOKEN < 3.6
+    assert 0.17 < worker_output.DRIVER_VIEW_CALLS_PER_GENERATED_TOKEN < 0.26
+    assert 14 < worker_output.WORKER_VIEW_CALLS_PER_REQUEST < 17 and 80 < worker_output.DRIVER_VIEW_CALLS_PER_REQUEST < 100
 
 
 def test_a_nemo_rl_step_pays_one_engines_batch_and_the_drivers_whole_step() -> None:

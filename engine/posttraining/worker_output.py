@@ -24,8 +24,11 @@ Then, once every worker has returned, the driver itself (nemo_rl/experience/roll
 78-109 at v0.5.0, run by run_multi_turn_rollout inside the same `generation` timer) cuts each response out of the
 padded batch (two .item()s and a slice), tokenizer.batch_decode's every response of the step (transformers 4.57.1,
 the release v0.5.0 pins: one decode a response, the ids .tolist()'d, the Rust decoder, clean_up_tokenization_spaces
-as Llama 3.1's tokenizer_config.json sets it) and appends each as a message with its token and log-prob slices: the
-whole step's responses in series on one process. Measured by the same benchmark on that code as written, with a
+as Llama 3.1's tokenizer_config.json sets it) and appends each as a message with its token and log-prob slices, then
+(run_multi_turn_rollout lines 429-484) per sample adds its token counts and tokenises and appends the environment's
+observation (the math environment's 'Environment: correct' / 'incorrect'): the whole step's responses in series on one
+process (the reward itself, math-verify in the environment's workers, not priced: its cost follows the responses'
+content). Measured by the same benchmark on that code as written, with a
 byte-level BPE trained on this repository's docs standing in for the model's tokenizer (none can be downloaded on the
 build host; the decoder's work is per token, whatever the vocabulary's size) and real text's ids."""
 
@@ -37,12 +40,12 @@ from ..scenario import Scenario
 from ..timing.host import host_call_seconds
 
 # benchmarks/nemo_rl_worker_output_host.py on the build host (torch 2.14.1, vLLM 0.11.2's output classes,
-# transformers 4.57.1), the median of three runs of each fit (runs: worker 18.30 / 14.82 / 16.40 a request and
-# 3.102 / 2.887 / 2.883 a token; driver 15.54 / 14.65 / 14.54 and 0.177 / 0.175 / 0.166): view calls
-WORKER_VIEW_CALLS_PER_REQUEST = 16.4
-WORKER_VIEW_CALLS_PER_GENERATED_TOKEN = 2.89
-DRIVER_VIEW_CALLS_PER_REQUEST = 14.7
-DRIVER_VIEW_CALLS_PER_GENERATED_TOKEN = 0.175
+# transformers 4.57.1), the median of three runs of each fit (runs: worker 14.47 / 16.09 / 16.36 a request and
+# 3.052 / 3.157 / 3.580 a token; driver 80.04 / 99.59 / 88.09 and 0.241 / 0.251 / 0.176): view calls
+WORKER_VIEW_CALLS_PER_REQUEST = 16.1
+WORKER_VIEW_CALLS_PER_GENERATED_TOKEN = 3.16
+DRIVER_VIEW_CALLS_PER_REQUEST = 88.1
+DRIVER_VIEW_CALLS_PER_GENERATED_TOKEN = 0.241
 
 
 def worker_output_seconds(s: Scenario, rs: Any, sequences_per_engine: int, step_sequences: int) -> float:
