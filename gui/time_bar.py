@@ -98,10 +98,14 @@ GENERATION_FIGURE_LABELS = {
                                                             "process)"),
     "decode_iterations": QT_TRANSLATE_NOOP("TimeBar", "decode iterations"),
     "longest_completion_tokens": QT_TRANSLATE_NOOP("TimeBar", "longest completion (tokens)"),
-    # a dense model's one sequence alone, a MoE's last pass draining along the spread (engine/posttraining/
-    # length_spread.py last_pass_tail_seconds)
-    "longest_tail_seconds": QT_TRANSLATE_NOOP("TimeBar", "waiting for the longest completion (one sequence alone; "
-                                              "a MoE's last pass draining)"),
+    # a dense model's one sequence alone without CUDA graphs, a MoE's or a graph-captured decode's last pass draining
+    # along the spread (engine/posttraining/length_spread.py last_pass_tail_seconds)
+    "longest_tail_seconds": QT_TRANSLATE_NOOP("TimeBar", "waiting for the longest completion (one sequence alone "
+                                              "without CUDA graphs; a MoE's or a CUDA-graph decode's last pass "
+                                              "draining)"),
+    # NeMo-RL's synchronous worker builds its batch from the outputs token by token (engine/posttraining/worker_output.py)
+    "worker_output_seconds": QT_TRANSLATE_NOOP("TimeBar", "the batch built from the outputs (worker and driver, after "
+                                               "generate)"),
 }
 
 

@@ -80,3 +80,34 @@ def test_the_windows_tail_label_says_what_each_kind_of_model_is_priced_at() -> N
     from engine.posttraining.timing import RL_FORMULAS
 
     assert "the maximum-entropy one of that mean and longest, assumed)" in RL_FORMULAS["generation"]
+
+
+def test_a_dense_decode_from_cuda_graphs_drains_along_the_spread_and_an_eager_one_keeps_the_lone_tail() -> None:
+    # h-nemorlroll: from CUDA graphs (no host floor) a dense iteration is affine in the running sequences but for the
+    # KV read, which grows with each sequence's context; the lone tail leaves out its second moment (the sequences
+    # past the mean still running at their longer contexts), so the last pass drains as a MoE's does. The stand-in
+    # iteration: a weights read plus each running sequence's KV at its context.
+    from types import SimpleNamespace
+
+    from engine.posttraining.length_spread import drain_seconds, last_pass_tail_seconds
+
+    s = SimpleNamespace(completion_len=795, max_completion_len=3969, prompt_len=127, prompt_len_mean=None)
+
+    def iteration(running: int, context: float) -> tuple[float, dict[str, float]]:
+        return 5e-3 + 2e-8 * running * context, {}
+
+    step = iteration(256, 127 + 795 / 2)[0]
+    dense = SimpleNamespace(is_moe=False)
+    lone = last_pass_tail_seconds(iteration, s, dense, 256, 1, step, 127.0)
+    drained = last_pass_tail_seconds(iteration, s, dense, 256, 1, step, 127.0, graphs=True)
+    assert drained == pytest.approx(drain_seconds(iteration, 256, 795, 3969, 127.0) - 795 * step)
+    assert drained > lone  # the KV's second moment
+    # which rows take which: NeMo-RL's engines capture graphs (grpo_math_1B.yaml enforce_eager false), verl-data's
+    # run eager (engine/posttraining/timing.py passes graphs = an engine without enforce_eager)
+    from engine import scenario_from_dict
+    from engine.accuracy import posttraining_time as ptt
+    from engine.posttraining.estimate import step_parts
+
+    rows = {r["id"]: scenario_from_dict(r["scenario"]) for r in ptt.read_rows()}
+    assert not step_parts(rows["nemo-rl-v03-blog-grpo-llama3.1-8b-8xh100"]).rs.enforce_eager
+    assert step_parts(rows["verl-data-time-grpo-lora-qwen2.5-7b-8gpu"]).rs.enforce_eager

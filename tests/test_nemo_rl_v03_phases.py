@@ -33,4 +33,8 @@ def test_the_megatron_moe_passes_are_the_short_ones() -> None:
             assert errors["update"] < -0.45 and -0.30 < errors["scoring"] < -0.15, (name, errors)
         else:
             assert abs(errors["update"]) < 0.10 and abs(errors["scoring"]) < 0.10, (name, errors)
-        assert -0.40 < errors["generation"] < -0.15, (name, errors)
+        # h-nemorlroll: the worker's batch and the driver's decode after generate() (worker_output.py) and a dense decode
+        # from CUDA graphs draining along the spread (length_spread.py): -27.5 / -22.9 / -17.1% -> -16.0 / -20.8 / -5.0%
+        # (the MoE's 3,251-token completions)
+        assert (-0.40 if name not in v03.MOE_RUNS else -0.20) < errors["generation"] < (-0.15 if name not in v03.MOE_RUNS
+                                                                                     else 0.0), (name, errors)

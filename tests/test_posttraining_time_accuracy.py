@@ -341,7 +341,7 @@ def test_nemo_rl_step_gap_as_reported() -> None:
     from engine.workloads import step_time
 
     compared = {c.id: c for c in ptt.compare()}
-    assert -0.30 < compared["nemo-rl-perf-grpo-llama3.1-8b-16xh100"].error("step") < -0.18
+    assert -0.27 < compared["nemo-rl-perf-grpo-llama3.1-8b-16xh100"].error("step") < -0.12
     # one currency for build-host timings (V1's in-process output processing in the build host's view calls at
     # view_seconds, x 3.52 / 1.49; lead): -23.9 / -9.5 / -12.6 / -28.2 / -43.0 / -13.6% -> -21.8 / -5.8 / -7.3 / -21.3 /
     # -39.0 / -10.3%
@@ -357,11 +357,15 @@ def test_nemo_rl_step_gap_as_reported() -> None:
     # vllm_generation.py generate shards the batch contiguously and gets every engine's result; the lower bound of
     # independent draws from the completions' spread): Llama H100 -21.8% -> -20.4%, Qwen3-32B H100 -8.6 -> -7.9,
     # 30B-A3B H100 -28.7 -> -27.1, Llama GB200 -21.3 -> -19.3, 30B-A3B GB200 -32.8 -> -31.7, Qwen3-32B GB200 -23.4 -> -22.0
-    assert -0.41 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.25
-    assert -0.28 < compared["nemo-rl-perf-grpo-llama3.1-8b-8xgb200"].error("step") < -0.15
-    assert -0.44 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-16xgb200"].error("step") < -0.31
-    assert -0.17 < compared["nemo-rl-perf-grpo-qwen3-32b-32xh100"].error("step") < -0.05
-    assert -0.31 < compared["nemo-rl-perf-grpo-qwen3-32b-16xgb200"].error("step") < -0.18
+    # h-nemorlroll: the synchronous worker's batch built token by token from the outputs and the driver's decode of
+    # every response after generate() (worker_output.py; x 1.54 on Grace), with a dense decode from CUDA graphs draining
+    # along the spread (length_spread.py): Llama H100 -20.3% -> -14.2%, Qwen3-32B H100 -7.9 -> -3.6, 30B-A3B H100 -27.0
+    # -> -21.6, Llama GB200 -19.3 -> -8.0, 30B-A3B GB200 -31.7 -> -24.5, Qwen3-32B GB200 -22.0 -> -17.5
+    assert -0.36 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-32xh100"].error("step") < -0.16
+    assert -0.22 < compared["nemo-rl-perf-grpo-llama3.1-8b-8xgb200"].error("step") < -0.05
+    assert -0.39 < compared["nemo-rl-perf-grpo-qwen3-30b-a3b-16xgb200"].error("step") < -0.20
+    assert -0.14 < compared["nemo-rl-perf-grpo-qwen3-32b-32xh100"].error("step") < 0.0
+    assert -0.28 < compared["nemo-rl-perf-grpo-qwen3-32b-16xgb200"].error("step") < -0.12
     row = next(r for r in ptt.read_rows() if r["id"] == "nemo-rl-perf-grpo-qwen3-32b-32xh100")
     s = scenario_from_dict(row["scenario"])
     assert s.micro_batch * s.grad_accum * s.dp == 2048 and s.world_size // s.rollout_tp == 8
@@ -695,10 +699,10 @@ def test_the_new_sources_gap_as_reported() -> None:
     # (256, 147) -16.3% -> -21.2%, v06 30B-A3B H100 (128, 112) -4.2% -> -36.5%; the others hold their whole batch
     held = {"verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu": (-0.06, 0.07),
             "verl-mi300x-ppo-deepseek-llm-7b-chat-8gpu": (-0.19, -0.06),
-            "nemo-rl-perf-v04-grpo-llama3.1-8b-16xh100": (-0.33, -0.21),
-            "nemo-rl-perf-v04-grpo-qwen3-32b-32xh100": (-0.27, -0.15),
-            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-32xh100": (-0.33, -0.20),
-            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-16xgb200": (-0.36, -0.23),
+            "nemo-rl-perf-v04-grpo-llama3.1-8b-16xh100": (-0.30, -0.15),
+            "nemo-rl-perf-v04-grpo-qwen3-32b-32xh100": (-0.24, -0.10),
+            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-32xh100": (-0.30, -0.15),
+            "nemo-rl-perf-v06-grpo-qwen3-30b-a3b-16xgb200": (-0.33, -0.18),
             "nemo-rl-perf-v06-grpo-qwen3-235b-a22b-256xh100": (-0.23, -0.10),
             "nemo-rl-perf-v06-grpo-qwen3-235b-a22b-128xgb200": (-0.52, -0.39),
             "nemo-rl-perf-grpo-deepseek-v3-256xh100": (-0.35, -0.22),
@@ -725,6 +729,11 @@ def test_the_new_sources_gap_as_reported() -> None:
     # -11.4%); h-verldynbsz: each row's spread from its log (sequence_len_std 149 / 88 tokens, global_seqlen/minmax_diff
     # over 2 e_8 sqrt(640 / 128), 0.82 / 0.63 of the assumed): GRPO +0.4% -> -0.2% (scoring +0.7% -> -0.7%, update
     # -8.2% -> -9.6%), PPO -12.3% -> -13.3% (scoring -0.4% -> -3.8%, update -11.4% -> -15.8%)
+    # h-nemorlroll: NeMo-RL's synchronous worker building its batch from the outputs token by token and its driver
+    # decoding every response after generate() (engine/posttraining/worker_output.py, benchmarks/
+    # nemo_rl_worker_output_host.py), with a dense decode from CUDA graphs draining along the spread (length_spread.py):
+    # v04 Llama -23.1% -> -17.1%, v04 Qwen3-32B -18.8% -> -14.7%, v06 Qwen3-30B-A3B -24.7% -> -19.1% (H100), -28.2% ->
+    # -20.7% (GB200); the AsyncLLM rows (DeepSeek-V3, Qwen3-235B) unchanged
     for rid, (low, high) in held.items():
         assert low < compared[rid].error("step") < high, (rid, compared[rid].error("step"))
     grpo = compared["verl-mi300x-grpo-deepseek-llm-7b-chat-8gpu"]
@@ -1221,8 +1230,13 @@ def test_nemo_rl_per_phase_rows_put_the_gap_in_the_rollout() -> None:
     assert ptt.measured_phases(rows["nemo-rl-v03-blog-grpo-llama3.1-8b-8xh100"]) == {
         "step": 112, "generation": 63, "scoring": 18, "update": 28}
     compared = {c.id: c for c in ptt.compare() if c.id in rows}
+    # h-nemorlroll: the worker's batch and the driver's decode after generate() (worker_output.py) and a dense decode
+    # from CUDA graphs draining along the spread (length_spread.py, its KV read's second moment): generation 8B -27.5 /
+    # -28.0% -> -16.0 / -16.7%, 70B -22.9 / -33.2% -> -20.8 / -31.3%, 30B-A3B -17.1% -> -5.0% (its 3,251-token mean
+    # completions: 128 x 3,251 tokens an engine)
     for rid, c in compared.items():
-        assert -0.35 < c.error("generation") < -0.15, (rid, c.error("generation"))
+        assert (-0.35 if "a3b" not in rid else -0.20) < c.error("generation") < (-0.15 if "a3b" not in rid else 0.0), \
+            (rid, c.error("generation"))
         if "a3b" in rid:
             assert c.error("update") < -0.45, (rid, c.error("update"))
         else:

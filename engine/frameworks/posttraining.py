@@ -135,6 +135,9 @@ class PostTrainingDefaults:
     # the framework runs vLLM V1's engine core in its own process (VLLM_ENABLE_V1_MULTIPROCESSING=0 with LLM): the
     # front-end's output processing then runs in series with each decode step (engine/posttraining/engine_output.py)
     rollout_engine_in_process: bool = False
+    # the generation worker turns the engine's outputs into padded tensors token by token after generate() returns,
+    # in series with the rollout (NeMo-RL's synchronous worker: engine/posttraining/worker_output.py)
+    rollout_worker_output_loop: bool = False
     # the rollout engine generates once per gradient-accumulation micro-batch (TRL's GRPOTrainer up to v0.15.2), not
     # once per optimizer step: engine/posttraining/generate_calls.py
     rollout_generates_per_micro_batch: bool = False
@@ -358,12 +361,12 @@ NEMO_RL = PostTrainingDefaults(
       "`.to(device)`), lines 1659-1685 use_reference_model"),
      ("sampled log-probs", "v0.5.0 (6c708930) nemo_rl/models/generation/vllm/vllm_worker.py lines 465-474: "
       "SamplingParams(..., logprobs=0, stop=stop_strings, include_stop_str_in_output=True), detokenize left at "
-      "vLLM's default (on); lines 604-617 read each generated token's logprob"),
+      "vLLM's default (on); lines 571-645 store each token's logprob in a tensor after generate() returns"),
      ("engine in process", "v0.5.0 vllm_worker.py line 112: env_vars['VLLM_ENABLE_V1_MULTIPROCESSING'] = '0' for every "
       "generation worker, whose VllmGenerationWorker builds vllm.LLM (lines 492-496) when vllm_cfg.async_engine is "
       "false, grpo_math_1B.yaml line 229's default (AsyncLLM, async_engine true, always runs its engine core in a "
       "process of its own)")),
-    refit_offload=True, rollout_sampled_logprobs=True, rollout_engine_in_process=True)
+    refit_offload=True, rollout_sampled_logprobs=True, rollout_engine_in_process=True, rollout_worker_output_loop=True)
 
 UNSLOTH = PostTrainingDefaults(
     "none", 0.5, "none", True, "colocate", False, ("ppo", "rloo"), "fused-linear", True, "shared", 0,

@@ -15,7 +15,11 @@ tail is the least expert read any spread with that mean and longest can give: a 
 A dense model's other non-affine terms go both ways (the roofline's and the host floor's max() are convex, so the
 uneven spread is their most; the KV read follows the spread's second moment, the uneven spread's least), so its
 tail stays the documented bound of longest_completion.py (tried over every row: the spread below moves verl's
-eager, host-bound rollouts' generation up to 8 points shorter, docs/time-model-notes.md h-nemorl3).
+eager, host-bound rollouts' generation up to 8 points shorter, docs/time-model-notes.md h-nemorl3). An engine
+decoding from CUDA graphs has no host floor (timing.py: no launches without a graph), so its dense decode is
+affine in the running sequences but for the KV read (and the roofline's max, memory-bound in these decodes: the
+weights and the KV outweigh the batch's matmuls), whose second moment the lone tail leaves out: its last pass drains
+along the spread too, the least-assuming price of the same spread (h-nemorlroll: NeMo-RL's and Unsloth's rollouts).
 The spread: the sources state only the mean and the longest (NeMo-RL's performance summary 'G-Average Seq len' and
 max_new_tokens), so it is the one that assumes nothing more, the maximum-entropy density on [0, longest] with that
 mean, proportional to exp(u x / longest) (uniform at a mean of half the longest, mass towards the longest above it,
@@ -94,14 +98,17 @@ def drain_seconds(iteration: Callable[[int, float], tuple[float, dict[str, float
 
 
 def last_pass_tail_seconds(iteration: Callable[[int, float], tuple[float, dict[str, float]]], s: Scenario, spec: Any,
-                           concurrent: int, calls: int, step: float, prompt: float) -> float:
+                           concurrent: int, calls: int, step: float, prompt: float, graphs: bool = False) -> float:
     """Seconds each call's last pass decodes beyond the mean's iterations at the full pass (`step` each): a dense
-    model's one sequence alone from the mean to the longest (longest_completion.py), a MoE's drain at the spread less
-    the mean's iterations at the full pass; 0 where the longest is the mean."""
+    model's one sequence alone from the mean to the longest (longest_completion.py) where the engine launches its
+    layers from the host (no CUDA graphs: the host floor's max() is convex in the running sequences), else (a MoE, or
+    a dense model decoding from CUDA graphs, `graphs`: then each term is affine in the running sequences but the KV
+    read, whose second moment the lone tail leaves out) the drain at the spread less the mean's iterations at the full
+    pass; 0 where the longest is the mean."""
     tail = tail_iterations(s)
     if not tail:
         return 0.0
-    if not spec.is_moe:
+    if not spec.is_moe and not graphs:
         return calls * tail * iteration(1, tail_context_tokens(s))[0]
     drain = drain_seconds(iteration, concurrent, s.completion_len, longest_completion_len(s), prompt)
     return calls * (drain - s.completion_len * step)

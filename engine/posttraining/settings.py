@@ -89,6 +89,9 @@ class RLSettings:
     # vLLM V1's front-end runs in series with each decode step: the framework's engine core in its own process
     # (PostTrainingDefaults.rollout_engine_in_process) and not vLLM's AsyncLLM (rollout_async_engine)
     engine_in_process: bool = False
+    # the generation worker's per-token loop over the outputs after generate() (PostTrainingDefaults.
+    # rollout_worker_output_loop), not under vLLM's AsyncLLM (rollout_async_engine: each request as it finishes)
+    worker_output_loop: bool = False
     # PPO's own generate() (PostTrainingDefaults.generate_gathers_critic / generate_keeps_scores): the critic gathered
     # with the policy under ZeRO-3, and the sampling scores kept as fp32 logits of the response
     generate_gathers_critic: bool = False
@@ -209,6 +212,7 @@ def rl_settings(s: Scenario, compute_bytes: int) -> RLSettings:
         sampled_logprobs=facts.rollout_sampled_logprobs,
         detokenize=facts.rollout_detokenize,
         engine_in_process=facts.rollout_engine_in_process and s.rollout_async_engine is not True,
+        worker_output_loop=facts.rollout_worker_output_loop and s.rollout_async_engine is not True,
         generate_gathers_critic=facts.generate_gathers_critic and objective == "ppo",
         generate_keeps_scores=facts.generate_keeps_scores and objective == "ppo",
         # only where the framework's code takes the NLL from the logits (PostTrainingDefaults.chosen_nll_from_logits);

@@ -47,9 +47,13 @@ RL_FORMULAS = {
                                     "(sequences / that many passes of completion_len iterations), per generate() call (one "
                                     "per micro-batch where the framework generates so); then, each call's batch waiting for "
                                     "its longest completion, one sequence decoding alone from completion_len to "
-                                    "max_completion_len (a MoE's last pass: its sequences ending along the completions' "
+                                    "max_completion_len (a MoE's last pass, and a dense model's decoded from CUDA graphs: "
+                                    "its sequences ending along the completions' "
                                     "spread, the maximum-entropy one of that mean and longest, assumed); the slowest "
-                                    "of several engines: its extra tokens (its sequences independent draws of that spread)"),
+                                    "of several engines: its extra tokens (its sequences independent draws of that spread); "
+                                    "then the generation worker's Python building its batch from the outputs and the "
+                                    "driver's decode of every response, per request and generated token (NeMo-RL's "
+                                    "synchronous worker)"),
     "scoring": QT_TRANSLATE_NOOP("engine", "policy passes (the old policy's where the framework scores it apart, "
                                  "TRL's GRPO only off policy) x the training forward of the step's micro-batches (an "
                                  "adapter-off reference: the base's forward without the adapters); reward "

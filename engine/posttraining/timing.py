@@ -49,6 +49,7 @@ from .scoring_time import adapter_off_forward_seconds, policy_forward_seconds
 from .term_words import RL_FORMULAS, RL_PROVENANCE, RL_TERM_NAMES
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 from .vocab_passes import vocab_pass_seconds
+from .worker_output import worker_output_seconds
 
 
 def step_provenance(s: Scenario) -> dict[str, Provenance]:
@@ -165,15 +166,18 @@ def _generation(p: StepParts, s: Scenario, hw: Any, gemm: float) -> tuple[float,
             "engine_loop_host_seconds_per_step": loop.v1_step, "in_process_output_seconds_per_step": loop.in_process_output}
 
     step, parts = iteration(concurrent, prompt + s.completion_len / 2)
-    # until the longest completion: one sequence alone (longest_completion.py), a MoE's pass drains (length_spread.py)
-    tail_seconds = last_pass_tail_seconds(iteration, s, spec, concurrent, calls, step, prompt)
+    # until the longest completion: eager, one sequence alone (longest_completion.py); a MoE or CUDA graphs: drains
+    tail_seconds = last_pass_tail_seconds(iteration, s, spec, concurrent, calls, step, prompt,
+                                          e is not None and not rs.enforce_eager)  # (length_spread.py)
     full_iterations = (waves := decode_passes(rs.generate_calls, sequences, concurrent)) * s.completion_len
     slowest = slowest_engine_decode_seconds(s, rs, iteration, -(-sequences // calls), full_iterations, waves, step, prompt)
     decode = full_iterations * step + tail_seconds + slowest  # every engine waited for (engine_imbalance.py)
-    return prefill + decode, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
+    output = worker_output_seconds(s, rs, sequences, step_sequences(s))  # after the decode (worker_output.py)
+    return prefill + decode + output, {"prefill_seconds": prefill, "decode_seconds": decode, "sequences": sequences,
                               "concurrent_sequences": concurrent, "waves": round(waves, 3), "decode_step_seconds": step,
                               **parts, "decode_iterations": round(full_iterations) + tail_iterations(s) * calls,
-                              "longest_completion_tokens": longest_completion_len(s), "longest_tail_seconds": tail_seconds}
+                              "longest_completion_tokens": longest_completion_len(s), "longest_tail_seconds": tail_seconds,
+                              "worker_output_seconds": output}
 
 
 def _scoring(p: StepParts, s: Scenario, gemm: float, train: Scenario) -> float:

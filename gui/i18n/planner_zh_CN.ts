@@ -5730,7 +5730,7 @@ GPU-hour</source>
 <context>
     <name>TimeBar</name>
     <message>
-        <location filename="../time_bar.py" line="185"/>
+        <location filename="../time_bar.py" line="189"/>
         <source>seconds per step</source>
         <translation>每步秒数</translation>
     </message>
@@ -5819,21 +5819,26 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_bar.py" line="103"/>
-        <source>waiting for the longest completion (one sequence alone; a MoE&apos;s last pass draining)</source>
-        <translation>等待最长补全（单个序列独自解码；MoE 的最后一轮逐个结束）</translation>
+        <source>waiting for the longest completion (one sequence alone without CUDA graphs; a MoE&apos;s or a CUDA-graph decode&apos;s last pass draining)</source>
+        <translation>等待最长补全（无 CUDA graph 时单个序列独自解码；MoE 或 CUDA graph 解码的最后一轮逐个结束）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="169"/>
+        <location filename="../time_bar.py" line="107"/>
+        <source>the batch built from the outputs (worker and driver, after generate)</source>
+        <translation>由输出构建批次（worker 与 driver，generate 之后）</translation>
+    </message>
+    <message>
+        <location filename="../time_bar.py" line="173"/>
         <source>(%1, %2)</source>
         <translation>（%1，%2）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="170"/>
+        <location filename="../time_bar.py" line="174"/>
         <source>(%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../time_bar.py" line="188"/>
+        <location filename="../time_bar.py" line="192"/>
         <source>Left out of the legend (%1 a step): %2</source>
         <translation>图例中省略（每步 %1）：%2</translation>
     </message>
@@ -7342,7 +7347,7 @@ GPU-hour</source>
         <translation type="vanished">需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽；由推理引擎加载 LoRA 适配器时则改为：策略模型以全精度经 FSDP 链路聚合一次 + 每个适配器张量一次主机往返；vLLM 一级休眠：再加 2 x 引擎权重字节数 / 主机链路带宽；Megatron 策略模型在每个 rank 上导出完整权重时：再加本流水线阶段从 TP/EP 对等 GPU 收到的字节数 / 节点内链路 + 其他阶段的字节数 / 流水线对等 GPU 之间的链路</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="76"/>
+        <location filename="../../engine/posttraining/term_words.py" line="80"/>
         <source>forwards x the frozen model&apos;s parameter bytes / (tp x FSDP shards) / host link bandwidth</source>
         <translation>前向次数 x 冻结模型参数字节数 / (tp x FSDP 分片数) / 主机链路带宽</translation>
     </message>
@@ -7360,8 +7365,8 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/posttraining/term_words.py" line="25"/>
-        <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate, plus the engine&apos;s tensor-parallel all-reduces of those tokens; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower; of a MoE&apos;s experts, those its tokens pick, at the triton fused_moe&apos;s tile share of the bandwidth in vLLM and SGLang; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate (an MLA model&apos;s attention: its own kernel after them, the longer of its FLOPs and its latent reads), plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time (the served adapters&apos; LoRA kernels and a bitsandbytes base&apos;s kernels too) and the engine&apos;s tensor-parallel all-reduces (2 a layer of tokens x hidden x 2 bytes, NCCL&apos;s beyond a node); the host&apos;s launches of every layer without a CUDA graph (eager, or a batch beyond the largest captured), with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters; without an engine, the trainer&apos;s generate(): its loop, transformers&apos; eager layers (Qwen3.5&apos;s DeltaNet on their torch fallback: flash-linear-attention assumed absent), PEFT&apos;s adapters and bitsandbytes&apos; 4-bit linears where it runs them), plus vLLM V0&apos;s scheduling, input preparation and sampler (with the sampled log-prob where the framework asks for it) of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (and, its engine core in the trainer&apos;s process, its output processing of each request), at the sequences the engine holds at once, a waiting one taking the place of one that ends (sequences / that many passes of completion_len iterations), per generate() call (one per micro-batch where the framework generates so); then, each call&apos;s batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len (a MoE&apos;s last pass: its sequences ending along the completions&apos; spread, the maximum-entropy one of that mean and longest, assumed); the slowest of several engines: its extra tokens (its sequences independent draws of that spread)</source>
-        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的带宽份额读取；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA 图（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核；无引擎时，训练器自身的 generate()：计其生成循环本身，以及其所运行的 eager transformers 各层（Qwen3.5 的 DeltaNet 层走其 torch 回退实现：假定未安装 flash-linear-attention）、PEFT 适配器与 bitsandbytes 4-bit 线性层的主机时间），再加上 vLLM V0 对每个运行中序列的调度、输入准备与采样器（框架要求时含采样 token 的 log-prob），以及无 CUDA 图时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备、采样与输出更新（其引擎核心在训练器进程内时，还有对每个请求的输出处理），在每次 generate() 调用内以引擎一次能容纳的序列数运行，一个序列结束即由等待中的序列补上（序列数 / 该容量 遍 completion_len 次迭代；框架按微批次生成时，每个微批次调用一次）；之后每次调用的这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len（MoE 的最后一轮：其序列按补全长度的分布逐个结束，取给定均值与最长值下的最大熵分布，为假定）；分给多个引擎时，最慢引擎多出的 token（其各序列按该分布独立抽取）</translation>
+        <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate, plus the engine&apos;s tensor-parallel all-reduces of those tokens; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower; of a MoE&apos;s experts, those its tokens pick, at the triton fused_moe&apos;s tile share of the bandwidth in vLLM and SGLang; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate (an MLA model&apos;s attention: its own kernel after them, the longer of its FLOPs and its latent reads), plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time (the served adapters&apos; LoRA kernels and a bitsandbytes base&apos;s kernels too) and the engine&apos;s tensor-parallel all-reduces (2 a layer of tokens x hidden x 2 bytes, NCCL&apos;s beyond a node); the host&apos;s launches of every layer without a CUDA graph (eager, or a batch beyond the largest captured), with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters; without an engine, the trainer&apos;s generate(): its loop, transformers&apos; eager layers (Qwen3.5&apos;s DeltaNet on their torch fallback: flash-linear-attention assumed absent), PEFT&apos;s adapters and bitsandbytes&apos; 4-bit linears where it runs them), plus vLLM V0&apos;s scheduling, input preparation and sampler (with the sampled log-prob where the framework asks for it) of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (and, its engine core in the trainer&apos;s process, its output processing of each request), at the sequences the engine holds at once, a waiting one taking the place of one that ends (sequences / that many passes of completion_len iterations), per generate() call (one per micro-batch where the framework generates so); then, each call&apos;s batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len (a MoE&apos;s last pass, and a dense model&apos;s decoded from CUDA graphs: its sequences ending along the completions&apos; spread, the maximum-entropy one of that mean and longest, assumed); the slowest of several engines: its extra tokens (its sequences independent draws of that spread); then the generation worker&apos;s Python building its batch from the outputs and the driver&apos;s decode of every response, per request and generated token (NeMo-RL&apos;s synchronous worker)</source>
+        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的带宽份额读取；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA 图（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核；无引擎时，训练器自身的 generate()：计其生成循环本身，以及其所运行的 eager transformers 各层（Qwen3.5 的 DeltaNet 层走其 torch 回退实现：假定未安装 flash-linear-attention）、PEFT 适配器与 bitsandbytes 4-bit 线性层的主机时间），再加上 vLLM V0 对每个运行中序列的调度、输入准备与采样器（框架要求时含采样 token 的 log-prob），以及无 CUDA 图时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备、采样与输出更新（其引擎核心在训练器进程内时，还有对每个请求的输出处理），在每次 generate() 调用内以引擎一次能容纳的序列数运行，一个序列结束即由等待中的序列补上（序列数 / 该容量 遍 completion_len 次迭代；框架按微批次生成时，每个微批次调用一次）；之后每次调用的这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len（MoE 的最后一轮，以及由 CUDA graph 解码的稠密模型的最后一轮：其序列按补全长度的分布逐个结束，取给定均值与最长值下的最大熵分布，为假定）；分给多个引擎时，最慢引擎多出的 token（其各序列按该分布独立抽取）；之后生成 worker 用 Python 由输出构建其批次、driver 解码每条回复，逐请求、逐生成 token 计（NeMo-RL 的同步 worker）</translation>
     </message>
     <message>
         <source>policy passes (the old policy&apos;s where the framework scores it apart, TRL&apos;s GRPO only off policy) x the training forward of the step&apos;s micro-batches (an adapter-off reference: the base&apos;s forward without the adapters); reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM; packed micro-batches padded to the longest under a pipeline: the policy passes x that padding; each policy pass no faster than the host issues its eager layers; verl&apos;s passes over the logits (temperature, entropy) beyond the loss path&apos;s; FSDP1 over ranks: each policy pass&apos;s weight gathers beyond what its forward hides (every layer each micro-batch, the root once); a single controller: the batch sent to the workers and the per-token results back, each scoring call</source>
@@ -7373,27 +7378,27 @@ GPU-hour</source>
         <translation>更新阶段的微批次等待 token 最多的 rank</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="53"/>
+        <location filename="../../engine/posttraining/term_words.py" line="57"/>
         <source>policy passes (the old policy&apos;s where the framework scores it apart, TRL&apos;s GRPO only off policy) x the training forward of the step&apos;s micro-batches (an adapter-off reference: the base&apos;s forward without the adapters); reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM; packed micro-batches padded to the longest under a pipeline: the policy passes x that padding; each policy pass no faster than the host issues its eager layers; verl&apos;s passes over the logits (temperature, entropy) beyond the loss path&apos;s; FSDP1 over ranks: each policy pass&apos;s weight gathers beyond what its forward hides (every layer each micro-batch, the root once); a single controller: the batch sent to the workers and the per-token results back, each scoring call; padding-free micro-batches of a fixed count of sequences under FSDP: at the longest rank&apos;s tokens</source>
         <translation>策略模型的打分次数（旧策略的打分仅在框架单独计算时计入，TRL 的 GRPO 仅在离策略时计算）× 训练模型对本步各微批次的前向时间（关闭适配器的参考模型：只算基座模型的前向，不含适配器）；奖励模型与评论家模型：2 × 激活参数量 × 序列 token 数 / 矩阵乘速率；LoRA 适配器各为 FSDP 单元时：再加旧策略打分中每个单元的访问超出其线性层 GEMM 的部分；流水线并行下打包的微批次补齐到最长时：策略模型的打分再乘以该补齐比例；每次策略打分不快于主机逐层发射其 eager 层的时间；另加 verl 对 logits 超出损失路径部分的额外遍历（温度缩放、熵）；FSDP1 跨多卡分片时：每次策略打分中其前向未能掩盖的权重 all-gather（每个微批次每层一次，根单元每次打分一次）；单控制器时：每次打分调用把批次发送给各 worker、再取回逐 token 结果的往返；FSDP 下按固定序列数切分的无填充微批次：按 token 最多的 rank 计</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="66"/>
+        <location filename="../../engine/posttraining/term_words.py" line="70"/>
         <source>policy bytes / GPU-to-GPU bandwidth when gathered or sent, else / memory bandwidth; adapters served by the engine, instead: the policy gathered in full precision over the FSDP link + one host round trip per adapter tensor; vLLM&apos;s level-1 sleep: + 2 x the engine&apos;s weight bytes / host link bandwidth; a Megatron policy exported whole on every rank: + its stage&apos;s bytes from TP/EP peers / node link + the other stages&apos; bytes / the pipeline peers&apos; link; adapters loaded anew at every generate() call: per call one host round trip per adapter tensor + 2 x the adapters&apos; bytes / host link bandwidth</source>
         <translation>需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽；由推理引擎加载 LoRA 适配器时则改为：策略模型以全精度经 FSDP 链路聚合一次 + 每个适配器张量一次主机往返；vLLM 一级休眠：再加 2 x 引擎权重字节数 / 主机链路带宽；Megatron 策略模型在每个 rank 上导出完整权重时：再加本流水线阶段从 TP/EP 对等 GPU 收到的字节数 / 节点内链路 + 其他阶段的字节数 / 流水线对等 GPU 之间的链路；每次 generate() 调用都重新加载适配器时：每次调用每个适配器张量一次主机往返 + 2 x 适配器字节数 / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="84"/>
+        <location filename="../../engine/posttraining/term_words.py" line="88"/>
         <source>(the bin capacity / the tokens of the whole mean-length sequences a bin holds - 1) x the training step; the scoring passes likewise</source>
         <translation>（打包容量 / 一个打包所容纳的完整平均长度序列的 token 总数 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="87"/>
+        <location filename="../../engine/posttraining/term_words.py" line="91"/>
         <source>tokens x vocabulary x (the bytes per logit of verl&apos;s division by the temperature, compiled entropy and out-of-place cross-entropy gradient, forward and backward, less the loss path&apos;s) / memory bandwidth; each scoring pass likewise, forward only, in the scoring</source>
         <translation>token 数 × 词表大小 ×（verl 按温度缩放、编译后的熵计算与非原地交叉熵梯度在前向和反向中每个 logit 读写的字节数，减去损失路径已计入的部分）/ 显存带宽；每次打分前向同样计算（只算前向），计入打分阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="129"/>
+        <location filename="../../engine/posttraining/term_words.py" line="133"/>
         <source>verl&apos;s micro-batches (a fixed count of sequences, or a token budget within each mini-batch) and FSDP&apos;s gathers, read from their source; the length spread is the run&apos;s log&apos;s where the scenario states it (sequence_len_std), else assumed (the maximum-entropy one of the stated mean and longest).</source>
         <translation>verl 的微批次切分（按固定序列数，或在每个小批次内按 token 预算）以及 FSDP 的 all-gather，均读自其源码；长度分布在场景给出时取运行日志中的值（sequence_len_std），否则为假设（给定均值与最长值下的最大熵分布）。</translation>
     </message>
@@ -7402,12 +7407,12 @@ GPU-hour</source>
         <translation type="vanished">（e_n x sigma x sqrt(1 - 1/k) /（每条序列的 token 数 x sqrt(每个微批次的序列数)））x 更新阶段的矩阵乘、访存受限计算与重计算（n 为 rank 数，k 为每个 rank 的微批次数，sigma 为补全长度的离散程度：取给定均值与最长值下的最大熵分布，为假设）；每次打分前向同样计算，计入打分阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="106"/>
+        <location filename="../../engine/posttraining/term_words.py" line="110"/>
         <source>The training model&apos;s forward of the step&apos;s micro-batches for the policy&apos;s passes; forward FLOPs for the other models.</source>
         <translation>策略模型的打分按训练时间模型对本步各微批次的前向计时；其他模型按前向 FLOPs 计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="113"/>
+        <location filename="../../engine/posttraining/term_words.py" line="117"/>
         <source>FSDP&apos;s parameter CPU offload copies each unit&apos;s shard to the GPU for every forward of the frozen model.</source>
         <translation>FSDP 的参数 CPU 卸载在冻结模型的每次前向中把每个单元的分片拷到 GPU。</translation>
     </message>
@@ -7420,7 +7425,7 @@ GPU-hour</source>
         <translation type="vanished">FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），乘以实测的主机单次调用开销；为下界（未计 FSDP 自身的 Python 开销）。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="126"/>
+        <location filename="../../engine/posttraining/term_words.py" line="130"/>
         <source>The passes verl&apos;s actor runs over the padding-free logits, counted from its source, at the memory bandwidth.</source>
         <translation>verl 的 actor 对去填充 logits 的各次遍历，按其源码计数，以显存带宽计时。</translation>
     </message>
@@ -9412,7 +9417,7 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="373"/>
+        <location filename="../../engine/timing/model.py" line="378"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -11236,22 +11241,22 @@ GPU-hour</source>
         <translation type="vanished">预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率；解码：每个 token 取 max（(权重 + 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者，再加上 vLLM 与 SGLang 各内核的固定时间；无 CUDA graph 时主机逐层发射内核的时间），再加上 vLLM V0 对每个运行中序列的调度与输入准备，以及无 CUDA graph 时对每个序列的输出处理，或 vLLM V1 每步的调度与输入准备，按引擎一次能容纳的序列分批进行；之后这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="81"/>
+        <location filename="../../engine/posttraining/term_words.py" line="85"/>
         <source>2 x optimizer-state bytes / pageable host rate + 2 x parameter bytes / host rate (pinned or pageable) + 3 x parameter bytes / pinned host rate for the reference&apos;s swap</source>
         <translation>2 x 优化器状态字节数 / 可分页主机速率 + 2 x 参数字节数 / 主机速率（锁页或可分页）+ 参考模型换入换出的 3 x 参数字节数 / 锁页主机速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="91"/>
+        <location filename="../../engine/posttraining/term_words.py" line="95"/>
         <source>(e_n x sigma x sqrt(1 - 1/k) / (tokens a sequence x sqrt(m))) x the update&apos;s matmuls, memory-bound passes and recompute (n ranks; micro-batches of a fixed count of sequences: m a micro-batch&apos;s sequences, k the micro-batches a rank; by token count (max_tokens_per_micro_batch): m a mini-batch&apos;s sequences a rank, k the mini-batches; sigma: sequence_len_std where stated, a run&apos;s log, else the completions&apos; spread, the maximum-entropy one of the mean and longest, assumed); each scoring pass&apos;s forward likewise, in the scoring, where its micro-batches hold a fixed count of sequences</source>
         <translation>（e_n x sigma x sqrt(1 - 1/k) /（每条序列的 token 数 x sqrt(m)））x 更新阶段的矩阵乘、访存受限计算与重计算（n 为 rank 数；按固定序列数切分的微批次：m 为每个微批次的序列数，k 为每个 rank 的微批次数；按 token 数切分（max_tokens_per_micro_batch）：m 为每个 rank 一个小批次的序列数，k 为小批次数；sigma：给出时取 sequence_len_std（运行日志中的值），否则为补全长度的离散程度：取给定均值与最长值下的最大熵分布，为假设）；微批次按固定序列数切分时，每次打分前向同样计算，计入打分阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="116"/>
+        <location filename="../../engine/posttraining/term_words.py" line="120"/>
         <source>FSDP1&apos;s calls per unshard and reshard, counted from its source, and its own Python per visit, measured by running the logs&apos; code path on a CPU (benchmarks/verl_lora_host_counts.py), at the measured per-call host costs.</source>
         <translation>FSDP1 每次 unshard 与 reshard 的调用数（按其源码计数），加上其每次访问自身的 Python 开销（在 CPU 上运行日志所用的代码路径实测，benchmarks/verl_lora_host_counts.py），乘以实测的主机单次调用开销。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="120"/>
+        <location filename="../../engine/posttraining/term_words.py" line="124"/>
         <source>The copies NeMo-RL&apos;s policy worker makes around each weight sync and for the reference, read from its source, over the host link.</source>
         <translation>NeMo-RL 策略 worker 在每次权重同步前后及为参考模型所做的拷贝（读自其源码），经主机链路传输。</translation>
     </message>
@@ -11265,7 +11270,7 @@ GPU-hour</source>
         <translation type="vanished">（打包容量 / 一个打包所容纳的平均长度序列总长 - 1）x 训练步；打分前向同样如此</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="123"/>
+        <location filename="../../engine/posttraining/term_words.py" line="127"/>
         <source>NeMo-RL pads every packed micro-batch to the longest under a pipeline (from its source); the bins&apos; fill is assumed from the mean length, the longest at the capacity: an upper bound.</source>
         <translation>流水线并行下 NeMo-RL 将每个打包的微批次填充到最长者（读自其源码）；各打包的填充量按平均长度假定，最长者取容量：为上界。</translation>
     </message>
@@ -11278,7 +11283,7 @@ GPU-hour</source>
         <translation type="vanished">前向次数 × 2 × 激活参数量 × 序列 token 数 / 矩阵乘速率</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="65"/>
+        <location filename="../../engine/posttraining/term_words.py" line="69"/>
         <source>the critic&apos;s training step, from the training time model</source>
         <translation>评论家的训练步骤，取自训练时间模型</translation>
     </message>
@@ -11287,17 +11292,17 @@ GPU-hour</source>
         <translation type="vanished">需要聚合或发送时为策略模型字节数 / GPU 间带宽，否则 / 显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="74"/>
+        <location filename="../../engine/posttraining/term_words.py" line="78"/>
         <source>2 x (parameter bytes x their loads per step (update, scoring, weight sync) + optimizer-state bytes) / host link bandwidth</source>
         <translation>2 × (参数字节数 × 每步加载次数（更新、打分、权重同步）+ 优化器状态字节数) / 主机链路带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="78"/>
+        <location filename="../../engine/posttraining/term_words.py" line="82"/>
         <source>micro-batches x (forward + recompute + backward visits) x layers x adapted linears x max(0, 2 units x (FSDP1&apos;s counted calls + its measured Python) per visit at the host&apos;s per-call costs - the linear&apos;s base GEMM)</source>
         <translation>微批次数 x（前向 + 重计算 + 反向的访问次数）x 层数 x 加适配器的线性层数 x max(0, 2 个单元 x 每次访问的（FSDP1 计数的调用 + 其实测的 Python 开销）按主机单次调用开销计 - 该线性层基础 GEMM 的时间)</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="103"/>
+        <location filename="../../engine/posttraining/term_words.py" line="107"/>
         <source>Prefill FLOPs at the matmul rate and decode bytes at the memory bandwidth (a roofline), at the sequences the engine holds, a waiting one admitted as one ends.</source>
         <translation>预填充的 FLOPs 按矩阵乘速率、解码的字节按显存带宽计算（屋顶线模型），以引擎同时容纳的序列数运行，一个序列结束即补入一个等待中的序列。</translation>
     </message>
@@ -11306,17 +11311,17 @@ GPU-hour</source>
         <translation type="vanished">打分模型前向的 FLOPs，按矩阵乘速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="108"/>
+        <location filename="../../engine/posttraining/term_words.py" line="112"/>
         <source>The critic&apos;s step from the training time model.</source>
         <translation>critic 的一步，由训练时间模型计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="109"/>
+        <location filename="../../engine/posttraining/term_words.py" line="113"/>
         <source>Policy bytes over the link they cross, or through memory when the engine shares the GPUs.</source>
         <translation>策略权重的字节经过所跨的链路；推理引擎与训练共用 GPU 时经过显存。</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/term_words.py" line="111"/>
+        <location filename="../../engine/posttraining/term_words.py" line="115"/>
         <source>The states the offload takes off the GPU between phases, copied back and forth over the host link.</source>
         <translation>卸载在阶段之间移出 GPU 的状态，经主机链路来回拷贝。</translation>
     </message>
