@@ -1064,362 +1064,379 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="104"/>
+        <source>Tokens per micro-batch (max_tokens_per_micro_batch)</source>
+        <translation>每个微批次的 token 数（max_tokens_per_micro_batch）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="105"/>
         <source>Megatron pipeline layout (pipeline_layout)</source>
         <translation>Megatron 流水线布局（pipeline_layout）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="105"/>
+        <location filename="../../engine/scenario/key_words.py" line="106"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="106"/>
+        <location filename="../../engine/scenario/key_words.py" line="107"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="107"/>
+        <location filename="../../engine/scenario/key_words.py" line="108"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="108"/>
+        <location filename="../../engine/scenario/key_words.py" line="109"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="109"/>
+        <location filename="../../engine/scenario/key_words.py" line="110"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="110"/>
+        <location filename="../../engine/scenario/key_words.py" line="111"/>
         <source>Critic offloaded to CPU memory (critic_offload)</source>
         <translation>评论家卸载到 CPU 内存（critic_offload）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <location filename="../../engine/scenario/key_words.py" line="112"/>
         <source>Critic&apos;s sequences (critic_packing)</source>
         <translation>评论家的序列（critic_packing）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="112"/>
+        <location filename="../../engine/scenario/key_words.py" line="113"/>
         <source>Mean prompt without padding (prompt_len_mean)</source>
         <translation>去除填充后的平均提示长度（prompt_len_mean）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="113"/>
+        <location filename="../../engine/scenario/key_words.py" line="114"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="114"/>
+        <location filename="../../engine/scenario/key_words.py" line="115"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="115"/>
+        <location filename="../../engine/scenario/key_words.py" line="116"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="116"/>
+        <location filename="../../engine/scenario/key_words.py" line="117"/>
         <source>Spread of a sequence&apos;s tokens (sequence_len_std)</source>
         <translation>序列词元数的标准差（sequence_len_std）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="117"/>
+        <location filename="../../engine/scenario/key_words.py" line="118"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="118"/>
+        <location filename="../../engine/scenario/key_words.py" line="119"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="119"/>
+        <location filename="../../engine/scenario/key_words.py" line="120"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="120"/>
+        <location filename="../../engine/scenario/key_words.py" line="121"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="121"/>
+        <location filename="../../engine/scenario/key_words.py" line="122"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="122"/>
+        <location filename="../../engine/scenario/key_words.py" line="123"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="124"/>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="125"/>
+        <location filename="../../engine/scenario/key_words.py" line="126"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <location filename="../../engine/scenario/key_words.py" line="127"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="127"/>
+        <location filename="../../engine/scenario/key_words.py" line="128"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="128"/>
+        <location filename="../../engine/scenario/key_words.py" line="129"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="129"/>
+        <location filename="../../engine/scenario/key_words.py" line="130"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="130"/>
+        <location filename="../../engine/scenario/key_words.py" line="131"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
         <translation>引擎不使用 CUDA 图（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="131"/>
+        <location filename="../../engine/scenario/key_words.py" line="132"/>
         <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="133"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <source>per-op selective</source>
         <translation>逐算子选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="145"/>
+        <location filename="../../engine/scenario/key_words.py" line="146"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="146"/>
-        <location filename="../../engine/scenario/key_words.py" line="225"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="230"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="148"/>
         <source>the trainer&apos;s own generate (none)</source>
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="171"/>
+        <location filename="../../engine/scenario/key_words.py" line="172"/>
         <source>supervised fine-tuning (SFT)</source>
         <translation>监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <location filename="../../engine/scenario/key_words.py" line="174"/>
         <source>reward model on pairs</source>
         <translation>在回答对上训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <location filename="../../engine/scenario/key_words.py" line="175"/>
         <source>PPO (with a critic)</source>
         <translation>PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="175"/>
+        <location filename="../../engine/scenario/key_words.py" line="176"/>
         <source>online DPO</source>
         <translation>在线 DPO</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="176"/>
+        <location filename="../../engine/scenario/key_words.py" line="177"/>
         <source>a copy of the policy</source>
         <translation>策略模型的一份副本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="177"/>
+        <location filename="../../engine/scenario/key_words.py" line="178"/>
         <source>as the policy&apos;s offload</source>
         <translation>与策略模型的卸载相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="181"/>
+        <location filename="../../engine/scenario/key_words.py" line="184"/>
+        <source>packed</source>
+        <translation>打包</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="185"/>
+        <source>no budget</source>
+        <translation>不设上限</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="186"/>
         <source>as the policy&apos;s packing</source>
         <translation>与策略模型的打包相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="182"/>
+        <location filename="../../engine/scenario/key_words.py" line="183"/>
+        <location filename="../../engine/scenario/key_words.py" line="187"/>
         <source>padded</source>
         <translation>填充</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="183"/>
+        <location filename="../../engine/scenario/key_words.py" line="188"/>
         <source>padding-free</source>
         <translation>无填充</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="190"/>
+        <location filename="../../engine/scenario/key_words.py" line="195"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="198"/>
+        <location filename="../../engine/scenario/key_words.py" line="203"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="208"/>
+        <location filename="../../engine/scenario/key_words.py" line="213"/>
         <source>axolotl (QLoRA adapters in bf16 for DPO / IPO, KTO, reward, GRPO)</source>
         <translation>axolotl（QLoRA 适配器为 bf16：DPO / IPO、KTO、奖励模型、GRPO）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="216"/>
+        <location filename="../../engine/scenario/key_words.py" line="221"/>
         <source>whole-batch logits in fp32</source>
         <translation>整批 logits 转 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="217"/>
+        <location filename="../../engine/scenario/key_words.py" line="222"/>
         <source>logits in chunks</source>
         <translation>分块计算 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="218"/>
+        <location filename="../../engine/scenario/key_words.py" line="223"/>
         <source>one fused kernel over the logits</source>
         <translation>对 logits 的单个融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="219"/>
+        <location filename="../../engine/scenario/key_words.py" line="224"/>
         <source>Transformer Engine&apos;s fused kernel</source>
         <translation>Transformer Engine 的融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="220"/>
+        <location filename="../../engine/scenario/key_words.py" line="225"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18</source>
         <translation>v2.18 之前的 Transformer Engine 融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="221"/>
+        <location filename="../../engine/scenario/key_words.py" line="226"/>
         <source>Megatron&apos;s fused vocab-parallel loss</source>
         <translation>Megatron 的融合词表并行损失</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="222"/>
+        <location filename="../../engine/scenario/key_words.py" line="227"/>
         <source>Megatron&apos;s vocab-parallel loss, unfused</source>
         <translation>Megatron 的词表并行损失（未融合）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="223"/>
+        <location filename="../../engine/scenario/key_words.py" line="228"/>
         <source>fused with the output layer, no logits (Liger)</source>
         <translation>与输出层融合，不生成 logits（Liger）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="224"/>
+        <location filename="../../engine/scenario/key_words.py" line="229"/>
         <source>logits in the compute dtype, no fp32 upcast</source>
         <translation>logits 保持计算精度，不升为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="226"/>
+        <location filename="../../engine/scenario/key_words.py" line="231"/>
         <source>stays resident</source>
         <translation>常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="227"/>
+        <location filename="../../engine/scenario/key_words.py" line="232"/>
         <source>sleep level 1: weights to CPU memory, KV cache freed</source>
         <translation>睡眠级别 1：权重移到 CPU 内存，释放 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="228"/>
+        <location filename="../../engine/scenario/key_words.py" line="233"/>
         <source>sleep level 2: weights and KV cache freed</source>
         <translation>睡眠级别 2：释放权重和 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="229"/>
+        <location filename="../../engine/scenario/key_words.py" line="234"/>
         <source>on the training GPUs</source>
         <translation>在训练 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="230"/>
+        <location filename="../../engine/scenario/key_words.py" line="235"/>
         <source>on GPUs of its own</source>
         <translation>在它自己的 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="231"/>
+        <location filename="../../engine/scenario/key_words.py" line="236"/>
         <source>as the objective and framework do it</source>
         <translation>按目标和框架的做法</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="232"/>
+        <location filename="../../engine/scenario/key_words.py" line="237"/>
         <source>a frozen copy on the GPU</source>
         <translation>GPU 上的一份冻结副本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="233"/>
+        <location filename="../../engine/scenario/key_words.py" line="238"/>
         <source>the base with adapters switched off</source>
         <translation>关闭适配器的基础模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="234"/>
+        <location filename="../../engine/scenario/key_words.py" line="239"/>
         <source>log-probs computed before training</source>
         <translation>训练前算好的对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="236"/>
+        <location filename="../../engine/scenario/key_words.py" line="241"/>
         <source>the model&apos;s number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="237"/>
+        <location filename="../../engine/scenario/key_words.py" line="242"/>
         <source>interleaved 1F1B</source>
         <translation>交错 1F1B</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="238"/>
+        <location filename="../../engine/scenario/key_words.py" line="243"/>
         <source>zero bubble ZB-1p</source>
         <translation>零气泡 ZB-1p</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="239"/>
+        <location filename="../../engine/scenario/key_words.py" line="244"/>
         <source>zero bubble ZB-2p</source>
         <translation>零气泡 ZB-2p</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="240"/>
+        <location filename="../../engine/scenario/key_words.py" line="245"/>
         <source>zero bubble ZB-V</source>
         <translation>零气泡 ZB-V</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="241"/>
+        <location filename="../../engine/scenario/key_words.py" line="246"/>
         <source>in the compute number format</source>
         <translation>使用计算数值格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="242"/>
+        <location filename="../../engine/scenario/key_words.py" line="247"/>
         <source>as the checkpoint was released</source>
         <translation>按检查点发布时的格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="248"/>
+        <location filename="../../engine/scenario/key_words.py" line="253"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1629,176 +1646,176 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>2023 年 9 月 9 日至 14 日（Metal）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="139"/>
-        <location filename="../../engine/scenario/key_words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
         <location filename="../../engine/scenario/key_words.py" line="151"/>
-        <location filename="../../engine/scenario/key_words.py" line="253"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
+        <location filename="../../engine/scenario/key_words.py" line="258"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="139"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="141"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
-        <location filename="../../engine/scenario/key_words.py" line="158"/>
-        <location filename="../../engine/scenario/key_words.py" line="178"/>
-        <location filename="../../engine/scenario/key_words.py" line="235"/>
+        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="179"/>
+        <location filename="../../engine/scenario/key_words.py" line="240"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
-        <location filename="../../engine/scenario/key_words.py" line="179"/>
+        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="149"/>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="152"/>
+        <location filename="../../engine/scenario/key_words.py" line="153"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="153"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="153"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="163"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="186"/>
+        <location filename="../../engine/scenario/key_words.py" line="191"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="187"/>
+        <location filename="../../engine/scenario/key_words.py" line="192"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="188"/>
+        <location filename="../../engine/scenario/key_words.py" line="193"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="189"/>
+        <location filename="../../engine/scenario/key_words.py" line="194"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="191"/>
+        <location filename="../../engine/scenario/key_words.py" line="196"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="192"/>
+        <location filename="../../engine/scenario/key_words.py" line="197"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="193"/>
+        <location filename="../../engine/scenario/key_words.py" line="198"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="194"/>
+        <location filename="../../engine/scenario/key_words.py" line="199"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="195"/>
+        <location filename="../../engine/scenario/key_words.py" line="200"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="196"/>
+        <location filename="../../engine/scenario/key_words.py" line="201"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="197"/>
+        <location filename="../../engine/scenario/key_words.py" line="202"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="199"/>
+        <location filename="../../engine/scenario/key_words.py" line="204"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="203"/>
+        <location filename="../../engine/scenario/key_words.py" line="208"/>
         <source>TRL (post-training; QLoRA adapters in bf16: SFT, GRPO, reward from 0.26, RLOO 0.27, DPO / IPO 0.29, KTO 1.4)</source>
         <translation>TRL（后训练；QLoRA 适配器为 bf16：SFT、GRPO、奖励模型自 0.26 起，RLOO 自 0.27，DPO / IPO 自 0.29，KTO 自 1.4）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="205"/>
+        <location filename="../../engine/scenario/key_words.py" line="210"/>
         <source>TRL before its trainer&apos;s bf16 cast (QLoRA adapters in fp32: every trainer up to 0.25, RLOO 0.26, DPO / IPO up to 0.28, KTO up to 1.3)</source>
         <translation>TRL 在其训练器转换为 bf16 之前的版本（QLoRA 适配器为 fp32：所有训练器 0.25 及更早，RLOO 0.26，DPO / IPO 0.28 及更早，KTO 1.3 及更早）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="210"/>
+        <location filename="../../engine/scenario/key_words.py" line="215"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="211"/>
+        <location filename="../../engine/scenario/key_words.py" line="216"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="247"/>
+        <location filename="../../engine/scenario/key_words.py" line="252"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="251"/>
+        <location filename="../../engine/scenario/key_words.py" line="256"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="252"/>
+        <location filename="../../engine/scenario/key_words.py" line="257"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="253"/>
+        <location filename="../../engine/scenario/key_words.py" line="258"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>on</source>
         <translation>开启</translation>
@@ -1834,23 +1851,23 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="155"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="155"/>
+        <location filename="../../engine/scenario/key_words.py" line="156"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="156"/>
         <location filename="../../engine/scenario/key_words.py" line="157"/>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
-        <location filename="../../engine/scenario/key_words.py" line="167"/>
+        <location filename="../../engine/scenario/key_words.py" line="158"/>
+        <location filename="../../engine/scenario/key_words.py" line="164"/>
         <location filename="../../engine/scenario/key_words.py" line="168"/>
-        <location filename="../../engine/scenario/key_words.py" line="184"/>
-        <location filename="../../engine/scenario/key_words.py" line="215"/>
+        <location filename="../../engine/scenario/key_words.py" line="169"/>
+        <location filename="../../engine/scenario/key_words.py" line="189"/>
+        <location filename="../../engine/scenario/key_words.py" line="220"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -3687,6 +3704,64 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
 </context>
 <context>
+    <name>PackingRows</name>
+    <message>
+        <location filename="../packing_rows.py" line="41"/>
+        <source>each sequence padded (none)</source>
+        <translation>每条序列单独填充（none）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="42"/>
+        <source>sequences back to back, no padding (padding-free)</source>
+        <translation>序列首尾相接，不填充（padding-free）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="43"/>
+        <source>whole sequences packed into rows of the sequence length (packed)</source>
+        <translation>整条序列打包成序列长度的行（packed）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="46"/>
+        <source>no budget (0)</source>
+        <translation>不设上限（0）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="52"/>
+        <source>Sequence packing (packing)</source>
+        <translation>序列打包（packing）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="53"/>
+        <source>Tokens per micro-batch (max_tokens_per_micro_batch)</source>
+        <translation>每个微批次的 token 数（max_tokens_per_micro_batch）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="55"/>
+        <source>Spread of a sequence&apos;s tokens (sequence_len_std)</source>
+        <translation>序列词元数的标准差（sequence_len_std）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="58"/>
+        <source>How a micro-batch&apos;s sequences are laid out. none: each is padded to the sequence length (post-training: to the batch&apos;s longest prompt plus completion). padding-free: the sequences run back to back in one row without padding (TRL / ms-swift padding_free, verl use_remove_padding), so memory and time follow the real tokens. packed: whole sequences are packed into rows of the sequence length (TRL packing, axolotl sample_packing).</source>
+        <translation>微批次中序列的排布方式。none：每条序列填充到序列长度（后训练：填充到该批最长的提示加补全）。padding-free：序列在一行中首尾相接、不填充（TRL / ms-swift padding_free，verl use_remove_padding），显存和时间按真实 token 计。packed：整条序列打包进序列长度的行（TRL packing，axolotl sample_packing）。</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="64"/>
+        <source>The most tokens one micro-batch holds when sequences are padding-free or packed (verl actor.ppo_max_token_len_per_gpu with use_dynamic_bsz). verl cuts each GPU&apos;s mini-batch of micro-batch sequences into ceil(tokens / budget) micro-batches of about equal tokens: a smaller budget needs less activation and logits memory and runs more, smaller micro-batches. It must hold one whole sequence. 0: no budget, a micro-batch holds micro-batch × sequence tokens.</source>
+        <translation>序列不填充或打包时一个微批次最多容纳的 token 数（verl 开启 use_dynamic_bsz 时的 actor.ppo_max_token_len_per_gpu）。verl 把每块 GPU 上由“微批次”条序列组成的小批次切成 ceil(token 数 / 上限) 个 token 数大致相等的微批次：上限越小，激活和 logits 显存越少，微批次越多越小。上限至少要装下一整条序列。0：不设上限，一个微批次容纳 微批次 × 序列 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="70"/>
+        <source>How much one sequence&apos;s length (prompt + completion, without padding) varies over a step: its standard deviation in tokens, as a run&apos;s log gives it (verl: global_seqlen/minmax_diff). With padding-free micro-batches under ZeRO-3 / FSDP every GPU waits for the one holding the most tokens, and that wait grows with the spread (Time and cost: &apos;waiting for the rank with the most tokens&apos;). Unset, it is assumed from the mean and the longest completion.</source>
+        <translation>一步中单条序列长度（提示 + 补全，不含填充）的波动：其 token 数的标准差，取自运行日志（verl：global_seqlen/minmax_diff）。在 ZeRO-3 / FSDP 下使用不填充的微批次时，每块 GPU 都要等待 token 最多的那一块，等待随标准差增大（时间与费用：“更新阶段的微批次等待 token 最多的 rank”）。未设置时按平均和最长补全长度估计。</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="89"/>
+        <source>assumed from the completions (%1)</source>
+        <translation>按补全长度估计（%1）</translation>
+    </message>
+</context>
+<context>
     <name>ParallelLimits</name>
     <message>
         <location filename="../parallel_limits.py" line="88"/>
@@ -5044,32 +5119,32 @@ GPU-hour</source>
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="54"/>
+        <location filename="../setup_panel.py" line="55"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="57"/>
+        <location filename="../setup_panel.py" line="58"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="59"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59"/>
+        <location filename="../setup_panel.py" line="60"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="60"/>
+        <location filename="../setup_panel.py" line="61"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62"/>
+        <location filename="../setup_panel.py" line="63"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
@@ -5078,52 +5153,52 @@ GPU-hour</source>
         <translation type="vanished">哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="65"/>
+        <location filename="../setup_panel.py" line="66"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="67"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68"/>
+        <location filename="../setup_panel.py" line="69"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="70"/>
+        <location filename="../setup_panel.py" line="71"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71"/>
+        <location filename="../setup_panel.py" line="72"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="73"/>
+        <location filename="../setup_panel.py" line="74"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="85"/>
+        <location filename="../setup_panel.py" line="86"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="86"/>
+        <location filename="../setup_panel.py" line="87"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="88"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88"/>
+        <location filename="../setup_panel.py" line="89"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
@@ -5136,184 +5211,184 @@ GPU-hour</source>
         <translation type="vanished">适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="98"/>
+        <location filename="../setup_panel.py" line="99"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99"/>
+        <location filename="../setup_panel.py" line="100"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103"/>
+        <location filename="../setup_panel.py" line="104"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="105"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108"/>
+        <location filename="../setup_panel.py" line="109"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="110"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110"/>
+        <location filename="../setup_panel.py" line="111"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112"/>
+        <location filename="../setup_panel.py" line="113"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113"/>
+        <location filename="../setup_panel.py" line="114"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116"/>
+        <location filename="../setup_panel.py" line="117"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118"/>
+        <location filename="../setup_panel.py" line="119"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120"/>
+        <location filename="../setup_panel.py" line="121"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="123"/>
+        <location filename="../setup_panel.py" line="124"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126"/>
+        <location filename="../setup_panel.py" line="127"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="127"/>
+        <location filename="../setup_panel.py" line="128"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129"/>
+        <location filename="../setup_panel.py" line="130"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="131"/>
         <location filename="../setup_panel.py" line="132"/>
+        <location filename="../setup_panel.py" line="133"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="134"/>
         <location filename="../setup_panel.py" line="135"/>
+        <location filename="../setup_panel.py" line="136"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137"/>
+        <location filename="../setup_panel.py" line="138"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139"/>
+        <location filename="../setup_panel.py" line="140"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="141"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="141"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="194"/>
+        <location filename="../setup_panel.py" line="197"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="195"/>
+        <location filename="../setup_panel.py" line="198"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="196"/>
+        <location filename="../setup_panel.py" line="199"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="197"/>
+        <location filename="../setup_panel.py" line="200"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="199"/>
+        <location filename="../setup_panel.py" line="202"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="200"/>
+        <location filename="../setup_panel.py" line="203"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="220"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
@@ -5326,217 +5401,217 @@ GPU-hour</source>
         <translation type="vanished">哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="224"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="226"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227"/>
+        <location filename="../setup_panel.py" line="230"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="229"/>
+        <location filename="../setup_panel.py" line="232"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232"/>
+        <location filename="../setup_panel.py" line="235"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="233"/>
+        <location filename="../setup_panel.py" line="236"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="239"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="241"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="240"/>
+        <location filename="../setup_panel.py" line="243"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="242"/>
+        <location filename="../setup_panel.py" line="245"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的微批次数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="244"/>
+        <location filename="../setup_panel.py" line="247"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="247"/>
+        <location filename="../setup_panel.py" line="250"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="249"/>
+        <location filename="../setup_panel.py" line="252"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="251"/>
+        <location filename="../setup_panel.py" line="254"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非微批次很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="253"/>
+        <location filename="../setup_panel.py" line="256"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="254"/>
+        <location filename="../setup_panel.py" line="257"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="256"/>
+        <location filename="../setup_panel.py" line="259"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="258"/>
+        <location filename="../setup_panel.py" line="261"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="261"/>
+        <location filename="../setup_panel.py" line="264"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="263"/>
+        <location filename="../setup_panel.py" line="266"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="143"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144"/>
+        <location filename="../setup_panel.py" line="145"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="147"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148"/>
+        <location filename="../setup_panel.py" line="149"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149"/>
+        <location filename="../setup_panel.py" line="150"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151"/>
+        <location filename="../setup_panel.py" line="152"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="163"/>
+        <location filename="../setup_panel.py" line="166"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="164"/>
+        <location filename="../setup_panel.py" line="167"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165"/>
+        <location filename="../setup_panel.py" line="168"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="166"/>
+        <location filename="../setup_panel.py" line="169"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="167"/>
+        <location filename="../setup_panel.py" line="170"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="170"/>
+        <location filename="../setup_panel.py" line="173"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171"/>
+        <location filename="../setup_panel.py" line="174"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="172"/>
+        <location filename="../setup_panel.py" line="175"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="173"/>
+        <location filename="../setup_panel.py" line="176"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174"/>
+        <location filename="../setup_panel.py" line="177"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="176"/>
+        <location filename="../setup_panel.py" line="179"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="178"/>
+        <location filename="../setup_panel.py" line="181"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="179"/>
+        <location filename="../setup_panel.py" line="182"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="180"/>
+        <location filename="../setup_panel.py" line="183"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="191"/>
+        <location filename="../setup_panel.py" line="194"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="342"/>
+        <location filename="../setup_panel.py" line="345"/>
         <source>AdamW as the framework runs it: %1</source>
         <translation>框架自带的 AdamW：%1</translation>
     </message>
