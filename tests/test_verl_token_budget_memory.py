@@ -1,0 +1,58 @@
+"""verl's token budget caps the memory of one micro-batch (user audit 15): with use_dynamic_bsz a rank's mini-batch of
+micro_batch sequences runs as ceil(tokens / budget) micro-batches, each forward and backward before the next
+(volcengine/verl@9e4074b7 verl/utils/seqlen_balancing.py rearrange_micro_batches, dp_actor.py update_policy), and the
+log-prob passes take the actor's budget (ppo_trainer.yaml ref.log_prob_max_token_len_per_gpu interpolates
+actor.ppo_max_token_len_per_gpu). The logits, loss tensors and scoring forwards alive at once are one micro-batch's:
+the estimate left them at the whole mini-batch's, so Qwen2.5-7B's training step read 59.20 GiB at micro_batch 16 and
+'does not fit' (125.36 GiB) at 32, the same 20,192 tokens a forward."""
+
+from __future__ import annotations
+
+import math
+
+from engine import scenario_from_dict
+from engine.posttraining.estimate import per_forward, step_parts
+from engine.workloads import estimate, step_time
+
+BUDGET = 24_000
+# The audit's RL engineer: verl GRPO, Qwen2.5-7B on 8 x H100, FSDP, colocated vLLM at TP 2, padding-free with a budget
+RUN = {"model": "qwen2.5-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "method": "full", "precision": "bf16",
+       "checkpointing": "full", "framework": "verl", "zero_stage": 3, "fsdp": True, "micro_batch": 16, "grad_accum": 4,
+       "training_objective": "grpo", "prompt_len": 1024, "completion_len": 1500, "num_generations": 8,
+       "rollout_engine": "vllm", "rollout_tp": 2, "rollout_gpu_memory_utilization": 0.6, "packing": "padding-free",
+       "max_tokens_per_micro_batch": BUDGET}
+TOKENS = 1024 + 1500  # a sequence's tokens (prompt + completion)
+
+
+def _phases(data: dict) -> dict[str, float]:
+    return {p.key: p.peak_bytes for p in estimate(scenario_from_dict(data)).rl.phases}
+
+
+def test_a_budgeted_mini_batch_holds_one_micro_batchs_tensors_as_the_same_micro_batch_unbudgeted():
+    """16 sequences of 2,524 tokens over a 24,000-token budget: ceil(40,384 / 24,000) = 2 micro-batches of 8; the
+    scoring and training phases hold what 8 sequences a forward hold without a budget."""
+    parts = math.ceil(16 * TOKENS / BUDGET)
+    s = scenario_from_dict(RUN)
+    assert per_forward(s, step_parts(s).rs).train_sequences == 16 // parts == 8
+    budgeted = _phases(RUN)
+    same_forward = _phases({**RUN, "micro_batch": 8, "grad_accum": 4 * parts, "max_tokens_per_micro_batch": 0})
+    for phase in ("scoring", "training"):
+        assert abs(budgeted[phase] - same_forward[phase]) < 1e6, phase
+
+
+def test_a_larger_mini_batch_at_the_same_micro_batch_tokens_fits_and_keeps_its_time_model():
+    """micro_batch 32 splits into 4 micro-batches of the same 8 sequences: the same peak (it read 'does not fit'),
+    while the time still runs every micro-batch (twice the update's work of micro_batch 16)."""
+    small, large = estimate(scenario_from_dict(RUN)), estimate(scenario_from_dict({**RUN, "micro_batch": 32}))
+    assert large.verdict == small.verdict == "fits"
+    assert abs(large.total_bytes - small.total_bytes) < 1e6
+    update = {mb: step_time(scenario_from_dict({**RUN, "micro_batch": mb})).phase_seconds["update"]
+              for mb in (16, 32)}
+    assert update[32] > 1.9 * update[16]
+
+
+def test_without_packing_or_a_budget_the_settings_are_the_mini_batchs():
+    for change in ({"packing": "none"}, {"max_tokens_per_micro_batch": 0}, {"framework": "trl"}):
+        s = scenario_from_dict({**RUN, **change})
+        rs = step_parts(s).rs
+        assert per_forward(s, rs) is rs
