@@ -90,14 +90,14 @@
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="94"/>
-        <location filename="../config_actions.py" line="102"/>
-        <location filename="../config_actions.py" line="112"/>
+        <location filename="../config_actions.py" line="99"/>
+        <location filename="../config_actions.py" line="107"/>
+        <location filename="../config_actions.py" line="117"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="104"/>
+        <location filename="../config_actions.py" line="109"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
@@ -153,8 +153,8 @@
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="114"/>
-        <location filename="../config_actions.py" line="117"/>
+        <location filename="../config_actions.py" line="119"/>
+        <location filename="../config_actions.py" line="122"/>
         <location filename="../file_actions.py" line="229"/>
         <location filename="../file_actions.py" line="241"/>
         <source>Exported %s</source>
@@ -10825,12 +10825,17 @@ GPU-hour</source>
         <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="70"/>
+        <location filename="../config_actions.py" line="72"/>
+        <source>training configs do not name the GPU; the one in your set-up is kept</source>
+        <translation>训练配置不指明 GPU；保留您当前配置中的 GPU</translation>
+    </message>
+    <message>
+        <location filename="../config_actions.py" line="73"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="71"/>
+        <location filename="../config_actions.py" line="74"/>
         <source>training configs do not say how many GPUs; your set-up&apos;s number is raised to the least the files&apos; parallel layout needs</source>
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
     </message>
