@@ -92,3 +92,21 @@ def test_the_rows_follow_their_declarations_and_carry_their_hovers(qtbot, tmp_pa
     assert _shown(win, rows.spread) and not _shown(win, rows.token_budget)  # set: shown, so it can be reset
     state.edit({"training_objective": "sft", "sequence_len_std": None})
     assert not _shown(win, rows.spread) and _shown(win, rows.packing)
+
+
+def test_the_time_tabs_rank_wait_hover_gives_the_figures_its_formula_reads(qtbot, tmp_path):
+    """The wait's hover gave its formula without its figures (user audit 15): now n, e_n, sigma and where it comes from,
+    k, m, the tokens a sequence and the factor, whose excess over 1 times the update's per-token work is the term
+    (rank_imbalance.py update_rank_wait_seconds)."""
+    from gui.app import show_tab
+
+    win = window_from(qtbot, tmp_path, {**VERL_GRPO, "packing": "padding-free", "sequence_len_std": 900})
+    show_tab(win, "time")
+    win.time_panel.refresh()
+    tip = win.time_panel.bar.legend.toolTip()
+    for figure in ("n = 8", "sigma = 900", "sigma_from = sequence_len_std", "m = 16", "tokens_a_sequence = 2,524"):
+        assert figure in tip, figure
+    factor = float(tip.split("factor = ")[1].split("<")[0].split(",")[0])
+    t = step_time(win.state.scenario)
+    work = sum(t.breakdown_seconds[k] for k in ("compute", "memory_bound", "recompute"))
+    assert abs((factor - 1) * work - dict(t.rl_seconds)["rank_imbalance"]) < 0.01 * work  # 3 significant digits
