@@ -169,7 +169,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     **{key: {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")}
        for key in ("rollout_enforce_eager", "rollout_async_engine", "rollout_shares_weights")},
     # Compare read "ppo | ppo | grpo" and a critic "same" (user audit 8): the set-up's words, shortened
-    "training_objective": {"sft": QT_TRANSLATE_NOOP("Fields", "supervised fine-tuning (SFT)"), "dpo": "DPO",
+    "training_objective": {"sft": QT_TRANSLATE_NOOP("Fields", "pre-training or supervised fine-tuning (SFT)"), "dpo": "DPO",
                            "ipo": "IPO", "kto": "KTO", "orpo": "ORPO", "simpo": "SimPO", "cpo": "CPO",
                            "reward": QT_TRANSLATE_NOOP("Fields", "reward model on pairs"),
                            "ppo": QT_TRANSLATE_NOOP("Fields", "PPO (with a critic)"), "grpo": "GRPO", "rloo": "RLOO",

@@ -1239,9 +1239,8 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="172"/>
         <source>supervised fine-tuning (SFT)</source>
-        <translation>监督微调（SFT）</translation>
+        <translation type="vanished">监督微调（SFT）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="174"/>
@@ -1718,6 +1717,11 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="163"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="172"/>
+        <source>pre-training or supervised fine-tuning (SFT)</source>
+        <translation>预训练或监督微调（SFT）</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="191"/>
@@ -4019,9 +4023,8 @@ GPU-hour</source>
 <context>
     <name>RLRows</name>
     <message>
-        <location filename="../rl_rows.py" line="92"/>
         <source>Supervised fine-tuning (SFT)</source>
-        <translation>监督微调（SFT）</translation>
+        <translation type="vanished">监督微调（SFT）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="93"/>
@@ -4133,6 +4136,11 @@ GPU-hour</source>
         <location filename="../rl_rows.py" line="180"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="92"/>
+        <source>Pre-training or supervised fine-tuning (SFT)</source>
+        <translation>预训练或监督微调（SFT）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="121"/>
