@@ -56,3 +56,21 @@ def test_without_packing_or_a_budget_the_settings_are_the_mini_batchs():
         s = scenario_from_dict({**RUN, **change})
         rs = step_parts(s).rs
         assert per_forward(s, rs) is rs
+
+
+def test_the_budget_must_hold_the_prompt_and_the_longest_completion_not_the_unused_seq_len():
+    """verl asserts max_token_len >= the attention mask's width, the prompt cap plus the longest response
+    (volcengine/verl@9e4074b7 verl/utils/seqlen_balancing.py lines 221-222): 1,024 + 4,096 = 5,120 here. The check
+    read seq_len, which post-training does not use (its default 2,048 refused a 1,500 budget for a sequence the run
+    does not have, and passed one shorter than the run's 5,120)."""
+    import pytest
+
+    from engine import ScenarioError
+
+    run = {**RUN, "max_completion_len": 4096}
+    assert scenario_from_dict({**run, "max_tokens_per_micro_batch": 5120}).max_tokens_per_micro_batch == 5120
+    with pytest.raises(ScenarioError) as refused:
+        scenario_from_dict({**run, "max_tokens_per_micro_batch": 5119})
+    assert refused.value.key == "max_tokens_per_micro_batch" and "5120 tokens" in str(refused.value)
+    short = {**RUN, "prompt_len": 256, "completion_len": 512, "max_tokens_per_micro_batch": 1500}
+    assert scenario_from_dict(short).seq_len == 2048  # the unused default no longer refuses it

@@ -85,9 +85,10 @@ def per_forward(s: Scenario, rs: RLSettings) -> RLSettings:
     micro-batches, each run forward and backward before the next): the logits, loss tensors and scoring forwards
     alive at once are one micro-batch's, not the mini-batch's (user audit 15: a budget of 24,000 tokens left the
     logits at the whole mini-batch's, so a larger micro_batch read 'does not fit' at the same tokens a forward). The
-    log-prob passes take the actor's budget (volcengine/verl@9e4074b7 verl/trainer/config/ppo_trainer.yaml
-    ref.log_prob_use_dynamic_bsz / log_prob_max_token_len_per_gpu interpolate the actor's; dp_actor.py
-    compute_log_prob lines 212-215). Memory only: the time counts the micro-batches on the training scenario."""
+    log-prob passes take the actor's budget (volcengine/verl@9e4074b7 verl/trainer/config/ppo_trainer.yaml lines
+    84-85 and 110-111: the reference's and rollout's log_prob_use_dynamic_bsz / log_prob_max_token_len_per_gpu
+    interpolate the actor's; dp_actor.py compute_log_prob lines 212-215). Memory only: the time counts the
+    micro-batches on the training scenario."""
     cap = s.max_tokens_per_micro_batch
     if not cap or s.packing == "none" or not defaults_for(s.framework).posttraining.micro_batches_by_count:
         return rs

@@ -8426,57 +8426,57 @@ GPU-hour</source>
         <translation>专家张量并行规模 {etp} 必须整除一个流水线阶段的 {p} 个 GPU（张量并行 × 数据并行 × 上下文并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="171"/>
+        <location filename="../../engine/scenario/consistency.py" line="172"/>
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="178"/>
+        <location filename="../../engine/scenario/consistency.py" line="179"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="188"/>
+        <location filename="../../engine/scenario/consistency.py" line="189"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="197"/>
+        <location filename="../../engine/scenario/consistency.py" line="198"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="201"/>
+        <location filename="../../engine/scenario/consistency.py" line="202"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="210"/>
+        <location filename="../../engine/scenario/consistency.py" line="211"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="216"/>
+        <location filename="../../engine/scenario/consistency.py" line="217"/>
         <source>LoRA layers ({adapted}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>LoRA 层数（{adapted}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="226"/>
+        <location filename="../../engine/scenario/consistency.py" line="227"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="236"/>
+        <location filename="../../engine/scenario/consistency.py" line="237"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="243"/>
+        <location filename="../../engine/scenario/consistency.py" line="244"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="248"/>
+        <location filename="../../engine/scenario/consistency.py" line="249"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -10868,37 +10868,42 @@ GPU-hour</source>
         <translation>平均提示（{mean} 个 token）不能长于它被填充到的提示长度（{cap} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="49"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="53"/>
+        <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence: the prompt and the longest completion ({longest} tokens).</source>
+        <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列：提示加最长补全（{longest} 个 token）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="64"/>
         <source>Ulysses sequence parallelism {sp} must divide the model&apos;s {heads} attention heads, and divide or be a multiple of its {kv} key/value heads.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除模型的 {heads} 个注意力头，并且整除或是其 {kv} 个键/值头的倍数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="53"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="68"/>
         <source>Ulysses sequence parallelism {sp} must divide the {dp} data-parallel GPUs.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除 {dp} 个数据并行 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="60"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="75"/>
         <source>A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs).</source>
         <translation>在独立 GPU 上运行的生成引擎需要给出这些 GPU 的数量（生成 GPU）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="63"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="78"/>
         <source>The generation engine&apos;s tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
         <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="67"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="82"/>
         <source>The engine can share the trainer&apos;s weights only on the same GPUs (colocated).</source>
         <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="70"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="85"/>
         <source>The colocated generation engine&apos;s tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
         <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="75"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="90"/>
         <source>{objective} compares completions of the same prompt, so it needs at least 2 generations per prompt.</source>
         <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
     </message>
