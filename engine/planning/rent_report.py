@@ -87,12 +87,14 @@ def _same(text: str) -> str:
     return text
 
 
-PAST_DEADLINE = QT_TRANSLATE_NOOP("engine", "its slow end runs past the deadline.")
-OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "its slow end costs more than the budget.")
+# sentences of their own after the range's closing bracket: "(likely ..., as the step time's range) its slow end
+# costs more than the budget." read as one run-on sentence (user audit 15)
+PAST_DEADLINE = QT_TRANSLATE_NOOP("engine", "Its slow end runs past the deadline.")
+OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "Its slow end costs more than the budget.")
 
 
 def limits_at_risk(row: dict[str, Any], tr_engine: Callable[[str], str] = _same) -> str:
-    """"its slow end runs past the deadline." (and / or over the budget) for a ranked row whose likely range does."""
+    """"Its slow end runs past the deadline." (and / or over the budget) for a ranked row whose likely range does."""
     return " ".join(tr_engine(text) for key, text in (("likely_past_deadline", PAST_DEADLINE),
                                                        ("likely_over_budget", OVER_BUDGET)) if row.get(key))
 

@@ -6827,12 +6827,12 @@ GPU-hour</source>
         <translation type="vanished">{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="188"/>
+        <location filename="../../engine/planning/rent_report.py" line="190"/>
         <source>{hours} GPU-hours x {price} = {cost}</source>
         <translation>{hours} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="191"/>
+        <location filename="../../engine/planning/rent_report.py" line="193"/>
         <source>{hours} GPU-hours (no price set)</source>
         <translation>{hours} GPU 小时（未设价格）</translation>
     </message>
@@ -6841,17 +6841,17 @@ GPU-hour</source>
         <translation type="vanished">{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="207"/>
+        <location filename="../../engine/planning/rent_report.py" line="209"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="210"/>
+        <location filename="../../engine/planning/rent_report.py" line="212"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="212"/>
+        <location filename="../../engine/planning/rent_report.py" line="214"/>
         <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
         <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
     </message>
@@ -6860,75 +6860,75 @@ GPU-hour</source>
         <translation type="vanished">训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="154"/>
+        <location filename="../../engine/planning/rent_report.py" line="156"/>
         <source>{counts} x {name}: {why}</source>
         <translation>{counts} × {name}：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="155"/>
+        <location filename="../../engine/planning/rent_report.py" line="157"/>
         <source>{name}: {why}</source>
         <translation>{name}：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="192"/>
+        <location filename="../../engine/planning/rent_report.py" line="194"/>
         <source>1 node</source>
         <translation>1 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="192"/>
+        <location filename="../../engine/planning/rent_report.py" line="194"/>
         <source>{n} nodes</source>
         <translation>{n} 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="194"/>
+        <location filename="../../engine/planning/rent_report.py" line="196"/>
         <source>{n} x {gpu} ({nodes}): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes}）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="217"/>
+        <location filename="../../engine/planning/rent_report.py" line="219"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first (costs within {tie} of each other count as equal: fewer GPUs first):</source>
         <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="219"/>
+        <location filename="../../engine/planning/rent_report.py" line="221"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="222"/>
+        <location filename="../../engine/planning/rent_report.py" line="224"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="176"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="225"/>
+        <location filename="../../engine/planning/rent_report.py" line="227"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="235"/>
+        <location filename="../../engine/planning/rent_report.py" line="237"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="182"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="240"/>
+        <location filename="../../engine/planning/rent_report.py" line="242"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="244"/>
+        <location filename="../../engine/planning/rent_report.py" line="246"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="246"/>
+        <location filename="../../engine/planning/rent_report.py" line="248"/>
         <source>Searched {gpus} GPU types, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="247"/>
+        <location filename="../../engine/planning/rent_report.py" line="249"/>
         <source>Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 1 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -7139,7 +7139,7 @@ GPU-hour</source>
     <message>
         <location filename="../rent_panel.py" line="285"/>
         <location filename="../../engine/estimate_output.py" line="244"/>
-        <location filename="../../engine/planning/rent_report.py" line="230"/>
+        <location filename="../../engine/planning/rent_report.py" line="232"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
@@ -12669,14 +12669,22 @@ GPU-hour</source>
         <translation>价格表 {name} 不是 JSON。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="90"/>
-        <source>its slow end runs past the deadline.</source>
+        <location filename="../../engine/planning/rent_report.py" line="92"/>
+        <source>Its slow end runs past the deadline.</source>
         <translation>其较慢一端会超过截止期限。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="91"/>
-        <source>its slow end costs more than the budget.</source>
+        <location filename="../../engine/planning/rent_report.py" line="93"/>
+        <source>Its slow end costs more than the budget.</source>
         <translation>其较慢一端的费用会超出预算。</translation>
+    </message>
+    <message>
+        <source>its slow end runs past the deadline.</source>
+        <translation type="vanished">其较慢一端会超过截止期限。</translation>
+    </message>
+    <message>
+        <source>its slow end costs more than the budget.</source>
+        <translation type="vanished">其较慢一端的费用会超出预算。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_suggest.py" line="77"/>
