@@ -198,7 +198,7 @@ def test_a_row_whose_likely_range_runs_past_the_deadline_says_so(qtbot, planner_
     label = p.apply_buttons[row].parentWidget().findChild(QLabel).text()
     assert PAST_DEADLINE in label
     # a sentence of its own after the range's bracket: ") its slow end ..." read as one run-on (user audit 15)
-    assert "as the step time's range) " + PAST_DEADLINE in label and PAST_DEADLINE[0].isupper()
+    assert "range) " + PAST_DEADLINE in label and PAST_DEADLINE[0].isupper()
 
 
 def test_a_chinese_row_takes_chinese_marks(panel, qtbot):
