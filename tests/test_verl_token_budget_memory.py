@@ -74,3 +74,20 @@ def test_the_budget_must_hold_the_prompt_and_the_longest_completion_not_the_unus
     assert refused.value.key == "max_tokens_per_micro_batch" and "5120 tokens" in str(refused.value)
     short = {**RUN, "prompt_len": 256, "completion_len": 512, "max_tokens_per_micro_batch": 1500}
     assert scenario_from_dict(short).seq_len == 2048  # the unused default no longer refuses it
+
+
+def test_the_limits_say_the_micro_batch_reached_the_searchs_top_not_a_limit(qtbot, tmp_path):
+    """Under the budget no micro-batch holds more (per_forward), so the largest that fits is the search's top
+    (limits.MAX_MICRO_BATCH): `fit` and the window's limits line read "4096" / "micro-batch ≤ 4096" as if it were a
+    limit (user audit 15); they now say it is the most searched."""
+    from engine.planning.fit_report import fit_report, render_fit
+    from engine.planning.limits import MAX_MICRO_BATCH, limits
+    from tests.window_helpers import window_from
+
+    s = scenario_from_dict(RUN)
+    assert limits(s).max_micro_batch == MAX_MICRO_BATCH
+    text = render_fit(fit_report(s))
+    assert f"largest micro-batch that fits: {MAX_MICRO_BATCH:,} or more (the most searched)" in text
+    win = window_from(qtbot, tmp_path, RUN)
+    win.limits.refresh()
+    assert f"micro-batch {MAX_MICRO_BATCH:,} or more (the most searched)" in win.limits.text()

@@ -1879,7 +1879,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="132"/>
+        <location filename="../fit_panel.py" line="136"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1888,78 +1888,78 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="161"/>
+        <location filename="../fit_panel.py" line="165"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="185"/>
+        <location filename="../fit_panel.py" line="189"/>
         <source>Its framework cannot run this layout (see the warnings). Plans from the layout it can run, least disruptive first:</source>
         <translation>其框架无法运行此布局（见警告）。以下是从它能运行的布局出发的方案，改动最少的在前：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="188"/>
+        <location filename="../fit_panel.py" line="192"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="190"/>
+        <location filename="../fit_panel.py" line="194"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="192"/>
+        <location filename="../fit_panel.py" line="196"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="195"/>
+        <location filename="../fit_panel.py" line="199"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="199"/>
+        <location filename="../fit_panel.py" line="203"/>
         <source>Largest %(family)s model that fits the layout %(framework)s can run (%(settings)s): %(model)s</source>
         <translation>在 %(framework)s 能运行的布局（%(settings)s）下能装下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="201"/>
+        <location filename="../fit_panel.py" line="205"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="204"/>
+        <location filename="../fit_panel.py" line="208"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="206"/>
-        <location filename="../fit_panel.py" line="248"/>
+        <location filename="../fit_panel.py" line="210"/>
+        <location filename="../fit_panel.py" line="252"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207"/>
+        <location filename="../fit_panel.py" line="211"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="211"/>
+        <location filename="../fit_panel.py" line="215"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212"/>
+        <location filename="../fit_panel.py" line="216"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="214"/>
+        <location filename="../fit_panel.py" line="218"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="216"/>
+        <location filename="../fit_panel.py" line="220"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1968,27 +1968,27 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="231"/>
+        <location filename="../fit_panel.py" line="235"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="231"/>
+        <location filename="../fit_panel.py" line="235"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="233"/>
+        <location filename="../fit_panel.py" line="237"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="237"/>
+        <location filename="../fit_panel.py" line="241"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="241"/>
+        <location filename="../fit_panel.py" line="245"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -2825,83 +2825,88 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>%1 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="75"/>
+        <location filename="../fit_panel.py" line="76"/>
+        <source>micro-batch %(mb)s or more (the most searched) · sequence ≤ %(seq)s tokens</source>
+        <translation>微批次 %(mb)s 及以上（已搜索到上限） · 序列长度 ≤ %(seq)s 个 token</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="79"/>
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="84"/>
+        <location filename="../fit_panel.py" line="88"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连微批次 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="86"/>
+        <location filename="../fit_panel.py" line="90"/>
         <source>not even micro-batch 1 fits</source>
         <translation>连微批次 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="92"/>
+        <location filename="../fit_panel.py" line="96"/>
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP and PP only: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，仅用 TP 和 PP：%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="98"/>
+        <location filename="../fit_panel.py" line="102"/>
         <source>TP and PP only</source>
         <translation>TP 与 PP（不含 CP、EP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="99"/>
+        <location filename="../fit_panel.py" line="103"/>
         <source>TP in a node (no PP)</source>
         <translation>节点内 TP（无 PP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="99"/>
+        <location filename="../fit_panel.py" line="103"/>
         <source>PP (no TP)</source>
         <translation>PP（无 TP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="102"/>
-        <location filename="../fit_panel.py" line="104"/>
+        <location filename="../fit_panel.py" line="106"/>
+        <location filename="../fit_panel.py" line="108"/>
         <source>with %(kind)s: %(n)s</source>
         <translation>使用 %(kind)s：%(n)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="103"/>
+        <location filename="../fit_panel.py" line="107"/>
         <source>none with sharding (%s has none)</source>
         <translation>无分片方案（%s 不支持分片）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="105"/>
+        <location filename="../fit_panel.py" line="109"/>
         <source>none with TP/PP (%s has neither)</source>
         <translation>无 TP/PP 方案（%s 两者都不支持）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="106"/>
+        <location filename="../fit_panel.py" line="110"/>
         <source>fewest GPUs %(z3)s, %(tp)s</source>
         <translation>最少 GPU 数 %(z3)s，%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="109"/>
+        <location filename="../fit_panel.py" line="113"/>
         <source>more GPUs cannot share the model (%s has no sharding, TP or PP)</source>
         <translation>更多 GPU 也无法分担模型（%s 不支持分片、TP 或 PP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="113"/>
+        <location filename="../fit_panel.py" line="117"/>
         <source>With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): %(batch)s · %(gpus)s</source>
         <translation>保留安全余量时，在 %(framework)s 能运行的布局（%(settings)s）下：%(batch)s · %(gpus)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="116"/>
+        <location filename="../fit_panel.py" line="120"/>
         <source>With the safety reserve kept: %(batch)s · %(gpus)s</source>
         <translation>保留安全余量时：%(batch)s · %(gpus)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="119"/>
+        <location filename="../fit_panel.py" line="123"/>
         <source> (the generation engine split up to a node)</source>
         <translation>（生成引擎最多拆分到一个节点）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="82"/>
+        <location filename="../fit_panel.py" line="86"/>
         <source>the generation engine&apos;s start-up decides, not the micro-batch</source>
         <translation>决定因素是生成引擎能否启动，而不是微批次</translation>
     </message>
@@ -2910,7 +2915,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="78"/>
+        <location filename="../fit_panel.py" line="82"/>
         <source>micro-batch ≤ %(mb)d · no sequence length fits at micro-batch %(now)s</source>
         <translation>微批次 ≤ %(mb)d · 微批次为 %(now)s 时任何序列长度都放不下</translation>
     </message>
@@ -6604,89 +6609,89 @@ GPU-hour</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="59"/>
+        <location filename="../../engine/planning/fit_report.py" line="71"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="61"/>
+        <location filename="../../engine/planning/fit_report.py" line="73"/>
         <source>Verdict: {verdict}</source>
         <translation>结论：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="63"/>
+        <location filename="../../engine/planning/fit_report.py" line="75"/>
         <source>Limits on this hardware (everything else unchanged):</source>
         <translation>此硬件上的上限（其他设置不变）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="64"/>
+        <location filename="../../engine/planning/fit_report.py" line="76"/>
         <source>Limits for the layout {framework} can run ({settings}), everything else unchanged:</source>
         <translation>{framework} 能运行的布局（{settings}）下的上限，其余不变：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="66"/>
+        <location filename="../../engine/planning/fit_report.py" line="78"/>
         <source>  largest micro-batch that fits: {value}</source>
         <translation>  能放下的最大微批次：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="67"/>
+        <location filename="../../engine/planning/fit_report.py" line="58"/>
         <source>none (1 does not fit)</source>
         <translation>无（1 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="68"/>
+        <location filename="../../engine/planning/fit_report.py" line="80"/>
         <source>  longest sequence that fits: {value}</source>
         <translation>  能放下的最长序列：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="69"/>
+        <location filename="../../engine/planning/fit_report.py" line="81"/>
         <source>none (128 does not fit)</source>
         <translation>无（128 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="70"/>
+        <location filename="../../engine/planning/fit_report.py" line="82"/>
         <source>{n} tokens (exact to a multiple of {step})</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="83"/>
+        <location filename="../../engine/planning/fit_report.py" line="95"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="132"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="218"/>
-        <location filename="../../engine/planning/fit_report.py" line="84"/>
+        <location filename="../../engine/planning/fit_report.py" line="96"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="97"/>
+        <location filename="../../engine/planning/fit_report.py" line="109"/>
         <source>Largest {family} model that fits the layout {framework} can run ({settings}): {model}</source>
         <translation>在 {framework} 能运行的布局（{settings}）下能装下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="107"/>
+        <location filename="../../engine/planning/fit_report.py" line="119"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="108"/>
+        <location filename="../../engine/planning/fit_report.py" line="120"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="109"/>
+        <location filename="../../engine/planning/fit_report.py" line="121"/>
         <source>ZeRO-2, the deepest sharding {framework} has</source>
         <translation>ZeRO-2，{framework} 支持的最深分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="110"/>
+        <location filename="../../engine/planning/fit_report.py" line="122"/>
         <source>ZeRO-1, the only sharding {framework} has</source>
         <translation>ZeRO-1，{framework} 唯一支持的分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="113"/>
+        <location filename="../../engine/planning/fit_report.py" line="125"/>
         <source>TP in a node, then PP (TP and PP only)</source>
         <translation>节点内 TP，再加 PP（仅 TP 和 PP）</translation>
     </message>
@@ -6695,82 +6700,87 @@ GPU-hour</source>
         <translation type="vanished">节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="114"/>
+        <location filename="../../engine/planning/fit_report.py" line="126"/>
         <source>TP in a node ({framework} has no PP)</source>
         <translation>节点内 TP（{framework} 不支持 PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="115"/>
+        <location filename="../../engine/planning/fit_report.py" line="127"/>
         <source>PP ({framework} has no TP)</source>
         <translation>PP（{framework} 不支持 TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="116"/>
+        <location filename="../../engine/planning/fit_report.py" line="128"/>
         <source>  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding</source>
         <translation>  最少 GPU 数，ZeRO-3 / FSDP：无，{framework} 不支持分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="117"/>
+        <location filename="../../engine/planning/fit_report.py" line="129"/>
         <source>  fewest GPUs, TP/PP: none, {framework} has neither</source>
         <translation>  最少 GPU 数，TP/PP：无，{framework} 两者都不支持</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="124"/>
+        <location filename="../../engine/planning/fit_report.py" line="136"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="126"/>
+        <location filename="../../engine/planning/fit_report.py" line="138"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="129"/>
+        <location filename="../../engine/planning/fit_report.py" line="141"/>
         <source>  (each count splits the generation engine over as many GPUs as it can, up to a node)</source>
         <translation>  （每个数量都把生成引擎拆分到尽可能多的 GPU 上，最多一个节点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="74"/>
+        <location filename="../../engine/planning/fit_report.py" line="86"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="76"/>
+        <location filename="../../engine/planning/fit_report.py" line="60"/>
+        <source>{n} or more (the most searched)</source>
+        <translation>{n} 及以上（已搜索到上限）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="88"/>
         <source>Plans: none needed, it fits.</source>
         <translation>方案：不需要，已经放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="78"/>
+        <location filename="../../engine/planning/fit_report.py" line="90"/>
         <source>Plans: none found.</source>
         <translation>方案：没有找到。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="81"/>
+        <location filename="../../engine/planning/fit_report.py" line="93"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="82"/>
+        <location filename="../../engine/planning/fit_report.py" line="94"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="85"/>
+        <location filename="../../engine/planning/fit_report.py" line="97"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="87"/>
+        <location filename="../../engine/planning/fit_report.py" line="99"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="91"/>
+        <location filename="../../engine/planning/fit_report.py" line="103"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="96"/>
+        <location filename="../../engine/planning/fit_report.py" line="108"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
