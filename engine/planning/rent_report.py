@@ -19,7 +19,7 @@ from ..safe_read import read_capped, unreadable_why
 from ..scenario import Scenario
 from ..scenario.choices import CURRENCIES
 from ..scenario.key_words import layout_words
-from ..units import format_bytes, format_cost, format_gpu_count, format_gpu_hours, format_seconds
+from ..units import format_bytes, format_cost, format_count, format_gpu_count, format_gpu_hours, format_seconds
 from .rent import TIE, RentOption, RentSearch, rent_search
 
 MAX_PRICE_FILE_BYTES = 1_000_000
@@ -216,9 +216,11 @@ def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], s
             time=format_seconds(report["horizon_seconds"])))
     # costs within TIE of each other rank as equal, fewer GPUs first (rent.py rank): said, or "cheapest first" reads
     # as wrong where 32 GPUs at 799 USD come before 64 at 793
-    out = [tr(QT_TRANSLATE_NOOP("cli", "What to rent for {tokens:,} tokens ({limits}), cheapest first (costs within "
+    # tokens as the Time tab says them ("2T"): "2,000,000,000,000 tokens" had its zeros counted (user audit 15)
+    out = [tr(QT_TRANSLATE_NOOP("cli", "What to rent for {tokens} tokens ({limits}), cheapest first (costs within "
                                        "{tie} of each other count as equal: fewer GPUs first):")).format(
-        tokens=report["tokens_to_train"], limits=", ".join(limits) or tr(QT_TRANSLATE_NOOP("cli", "no limits")),
+        tokens=format_count(report["tokens_to_train"]),
+        limits=", ".join(limits) or tr(QT_TRANSLATE_NOOP("cli", "no limits")),
         tie=f"{TIE:.0%}")]
     if not report["ranked"]:
         out.append("  " + tr(QT_TRANSLATE_NOOP("cli", "none found")))

@@ -6895,50 +6895,54 @@ GPU-hour</source>
         <translation>{n} × {gpu}（{nodes}）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="219"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first (costs within {tie} of each other count as equal: fewer GPUs first):</source>
-        <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
+        <translation type="vanished">训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="221"/>
+        <location filename="../../engine/planning/rent_report.py" line="220"/>
+        <source>What to rent for {tokens} tokens ({limits}), cheapest first (costs within {tie} of each other count as equal: fewer GPUs first):</source>
+        <translation>训练 {tokens} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="223"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="224"/>
+        <location filename="../../engine/planning/rent_report.py" line="226"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="176"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="227"/>
+        <location filename="../../engine/planning/rent_report.py" line="229"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="237"/>
+        <location filename="../../engine/planning/rent_report.py" line="239"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="182"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="242"/>
+        <location filename="../../engine/planning/rent_report.py" line="244"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="246"/>
+        <location filename="../../engine/planning/rent_report.py" line="248"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="248"/>
+        <location filename="../../engine/planning/rent_report.py" line="250"/>
         <source>Searched {gpus} GPU types, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="249"/>
+        <location filename="../../engine/planning/rent_report.py" line="251"/>
         <source>Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 1 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -7149,7 +7153,7 @@ GPU-hour</source>
     <message>
         <location filename="../rent_panel.py" line="285"/>
         <location filename="../../engine/estimate_output.py" line="244"/>
-        <location filename="../../engine/planning/rent_report.py" line="232"/>
+        <location filename="../../engine/planning/rent_report.py" line="234"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
