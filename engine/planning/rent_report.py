@@ -220,7 +220,8 @@ def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], s
     out = [tr(QT_TRANSLATE_NOOP("cli", "What to rent for {tokens} tokens ({limits}), cheapest first (costs within "
                                        "{tie} of each other count as equal: fewer GPUs first):")).format(
         tokens=format_count(report["tokens_to_train"]),
-        limits=", ".join(limits) or tr(QT_TRANSLATE_NOOP("cli", "no limits")),
+        # the language's comma: zh read "截止期限 21.0 d, 预算 200,000 USD" (user audit 15)
+        limits=tr(QT_TRANSLATE_NOOP("cli", ", ")).join(limits) or tr(QT_TRANSLATE_NOOP("cli", "no limits")),
         tie=f"{TIE:.0%}")]
     if not report["ranked"]:
         out.append("  " + tr(QT_TRANSLATE_NOOP("cli", "none found")))

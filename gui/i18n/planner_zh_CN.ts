@@ -6655,6 +6655,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/fit_report.py" line="95"/>
+        <location filename="../../engine/planning/rent_report.py" line="224"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="132"/>
         <source>, </source>
         <translation>，</translation>
@@ -6904,45 +6905,45 @@ GPU-hour</source>
         <translation>训练 {tokens} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="223"/>
+        <location filename="../../engine/planning/rent_report.py" line="224"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="226"/>
+        <location filename="../../engine/planning/rent_report.py" line="227"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="176"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="229"/>
+        <location filename="../../engine/planning/rent_report.py" line="230"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="239"/>
+        <location filename="../../engine/planning/rent_report.py" line="240"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="182"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="244"/>
+        <location filename="../../engine/planning/rent_report.py" line="245"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="248"/>
+        <location filename="../../engine/planning/rent_report.py" line="249"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="250"/>
+        <location filename="../../engine/planning/rent_report.py" line="251"/>
         <source>Searched {gpus} GPU types, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="251"/>
+        <location filename="../../engine/planning/rent_report.py" line="252"/>
         <source>Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 1 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -7153,7 +7154,7 @@ GPU-hour</source>
     <message>
         <location filename="../rent_panel.py" line="285"/>
         <location filename="../../engine/estimate_output.py" line="244"/>
-        <location filename="../../engine/planning/rent_report.py" line="234"/>
+        <location filename="../../engine/planning/rent_report.py" line="235"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
@@ -9164,7 +9165,7 @@ GPU-hour</source>
         <translation>config.json 的“{key}”必须列出互不重复的块编号，范围为 0 到 {last}（视觉塔深度减一）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="82"/>
+        <location filename="../../engine/configs/importing.py" line="83"/>
         <location filename="../../engine/configs/swift_config.py" line="91"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
@@ -9179,12 +9180,12 @@ GPU-hour</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="159"/>
+        <location filename="../../engine/configs/importing.py" line="160"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="162"/>
+        <location filename="../../engine/configs/importing.py" line="163"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -9214,7 +9215,7 @@ GPU-hour</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="262"/>
+        <location filename="../../engine/configs/importing.py" line="269"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
@@ -9229,17 +9230,17 @@ GPU-hour</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="286"/>
+        <location filename="../../engine/configs/importing.py" line="293"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="198"/>
+        <location filename="../../engine/configs/importing.py" line="199"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="102"/>
+        <location filename="../../engine/configs/importing.py" line="103"/>
         <source>{name} is a scenario of this planner, not a training config: open it instead (File &gt; Open a scenario file in the window; `estimate {name}` on the command line).</source>
         <translation>{name} 是本规划器的场景文件，不是训练配置：请直接打开它（窗口中的“文件 &gt; 打开场景文件”；命令行中的 `estimate {name}`）。</translation>
     </message>
@@ -9248,47 +9249,47 @@ GPU-hour</source>
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="114"/>
+        <location filename="../../engine/configs/importing.py" line="115"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF, mlx-lm or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF、mlx-lm 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="204"/>
+        <location filename="../../engine/configs/importing.py" line="205"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="216"/>
+        <location filename="../../engine/configs/importing.py" line="217"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="226"/>
+        <location filename="../../engine/configs/importing.py" line="233"/>
         <source>not in the files: the least the files&apos; parallel layout needs</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="361"/>
+        <location filename="../../engine/configs/importing.py" line="368"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="376"/>
+        <location filename="../../engine/configs/importing.py" line="383"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="386"/>
+        <location filename="../../engine/configs/importing.py" line="393"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="402"/>
+        <location filename="../../engine/configs/importing.py" line="409"/>
         <source>adapters on the top {n} of the model&apos;s {layers} layers (layers_to_transform)</source>
         <translation>适配器位于模型 {layers} 层中的顶部 {n} 层（layers_to_transform）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="406"/>
+        <location filename="../../engine/configs/importing.py" line="413"/>
         <source>adapters on layers {indices} of {layers}: only the top layers can be stated (lora_layers)</source>
         <translation>适配器位于 {layers} 层中的第 {indices} 层：只能表示顶部的若干层（lora_layers）</translation>
     </message>
