@@ -6,7 +6,7 @@ with dynamic batch sizes found no field for its token budget or its length sprea
   use_dynamic_bsz), right below packing, where its declared applies_to holds ("packing padding-free, packed");
 - sequence_len_std (the spread of one sequence's tokens, which padding-free micro-batches wait on:
   engine/posttraining/rank_imbalance.py), below the longest completion, for the online objectives its applies_to
-  names and only with padding-free micro-batches, the one layout that reads it.
+  names and only with padding-free micro-batches a framework cuts itself (verl), the one case that reads it.
 
 Ranges, visibility and the unset ends come from the keys' declarations (engine/scenario/format.py,
 engine/scenario/posttraining_keys.py); a value set where it does not count stays visible, so it can be seen and
@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QWidget
 
 from engine import Scenario
+from engine.frameworks.defaults import defaults_for
 from engine.plan_card import key_applies
 from engine.posttraining.rank_imbalance import completion_spread_tokens
 from engine.scenario import KEY_SPECS
@@ -90,8 +91,10 @@ class PackingRows(QObject):
         if self.spread.specialValueText() != assumed:  # a new text lays the form out again: only on a change
             self.spread.setSpecialValueText(assumed)
         budget_counts = key_applies(KEY_SPECS["max_tokens_per_micro_batch"], s) or s.max_tokens_per_micro_batch > 0
-        # rank_imbalance.py reads the spread only for padding-free micro-batches
-        spread_counts = (key_applies(KEY_SPECS["sequence_len_std"], s) and s.packing == "padding-free"
+        # rank_imbalance.py reads the spread only for padding-free micro-batches that the framework cuts itself (its
+        # fact micro_batches_by_count: verl's); TRL's GRPO showed a row that changed nothing
+        cuts = defaults_for(s.framework).posttraining.micro_batches_by_count
+        spread_counts = (key_applies(KEY_SPECS["sequence_len_std"], s) and s.packing == "padding-free" and cuts
                          or s.sequence_len_std is not None)
         shown = (budget_counts, spread_counts)
         if shown != self._shown:  # showing or hiding a row lays the form out again: only on a change

@@ -92,6 +92,11 @@ def test_the_rows_follow_their_declarations_and_carry_their_hovers(qtbot, tmp_pa
     assert _shown(win, rows.spread) and not _shown(win, rows.token_budget)  # set: shown, so it can be reset
     state.edit({"training_objective": "sft", "sequence_len_std": None})
     assert not _shown(win, rows.spread) and _shown(win, rows.packing)
+    # TRL cuts no micro-batches itself (its fact micro_batches_by_count): no rank waits, the spread reads nothing
+    state.edit({"training_objective": "grpo", "packing": "padding-free", "framework": "trl"})
+    assert not _shown(win, rows.spread) and _shown(win, rows.token_budget)
+    state.edit({"framework": "verl"})
+    assert _shown(win, rows.spread)
 
 
 def test_the_time_tabs_rank_wait_hover_gives_the_figures_its_formula_reads(qtbot, tmp_path):
