@@ -27,7 +27,10 @@ ASSUMPTIONS = (
     # the card said was torch.cuda.max_memory_allocated (user audit 9)
     QT_TRANSLATE_NOOP("report", "Peak allocated memory is what {counter} reports; context, fragmentation and the "
                                 "reserve are added on top."),
-    QT_TRANSLATE_NOOP("report", "Sequences are packed or unpadded (no b x s x s attention mask is materialised)."),
+    # it said "Sequences are packed or unpadded", beside a plan whose packing is "padded" (user audit 15): the packing
+    # is an input of the plan (engine/scenario/packing.py), the mask is what holds for every layout
+    QT_TRANSLATE_NOOP("report", "No b x s x s attention mask is materialised; sequences are laid out as the plan's "
+                                "packing says (padded ones count every position up to the sequence length)."),
     QT_TRANSLATE_NOOP("report", "The detailed estimator is checked against traced Hugging Face training steps "
                                 "(docs/accuracy.md)."),
 )

@@ -67,6 +67,9 @@ def _cannot_import(win: PlannerWindow, exc: PlannerError) -> bool:
     return False
 
 
+# the window keeps its GPU (import_training_config): the review said the command line's "choose it in the planner"
+# beside its default H100, so an A100 user read that the import would switch GPUs (user audit 15)
+KEPT_GPU = QT_TRANSLATE_NOOP("engine", "training configs do not name the GPU; the one in your set-up is kept")
 KEPT_COUNT = QT_TRANSLATE_NOOP("engine", "training configs do not say how many GPUs; the number in your set-up is kept")
 RAISED_COUNT = QT_TRANSLATE_NOOP("engine", "training configs do not say how many GPUs; your set-up's number is raised "
                                            "to the least the files' parallel layout needs")
@@ -78,7 +81,9 @@ def _keeping_hardware(result: ImportResult, current: dict) -> ImportResult:
     counts, raised = counts_for_import(result.scenario, current)
     why = message(RAISED_COUNT if raised else KEPT_COUNT)
     kept = [Assumed(k, counts[k], why) for k in HARDWARE_COUNTS if k not in result.scenario]
-    others = tuple(a for a in result.assumed if a.key not in HARDWARE_COUNTS or a.key in result.scenario)
+    if "gpu" not in result.scenario:
+        kept.append(Assumed("gpu", current["gpu"], message(KEPT_GPU)))
+    others = tuple(a for a in result.assumed if a.key not in (*HARDWARE_COUNTS, "gpu") or a.key in result.scenario)
     return dataclasses.replace(result, assumed=tuple(kept) + others)
 
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QVBoxLayout, QW
 from engine import PlannerError, Scenario, model_presets
 from engine.frameworks.defaults import defaults_for
 from engine.planning.family import FamilyFit, largest_model_that_fits
-from engine.planning.limits import MAX_GPUS
+from engine.planning.limits import MAX_GPUS, MAX_MICRO_BATCH
 from engine.planning.solver import Limits, Plan, join_notes, join_steps, limits, plans
 from engine.scenario.framework_support import framework_runs
 from engine.scenario.runnable import runnable_layouts
@@ -71,7 +71,11 @@ class LimitsLabel(QLabel):
         gpus = lim.min_gpus
         none = self.tr("none up to %1").replace("%1", format_gpu_count(MAX_GPUS))  # grouped as the app's other counts
         z3_n, tp_n = format_gpu_count(gpus.get("zero3")) or none, format_gpu_count(gpus.get("tp_pp")) or none
-        if lim.max_micro_batch and lim.max_seq_len:
+        if lim.max_micro_batch and lim.max_micro_batch >= MAX_MICRO_BATCH and lim.max_seq_len:
+            # the search's top: a token budget's run holds no more at any micro-batch (user audit 15: "≤ 4096")
+            batch = self.tr("micro-batch %(mb)s or more (the most searched) · sequence ≤ %(seq)s tokens") % {
+                "mb": f"{lim.max_micro_batch:,}", "seq": f"{lim.max_seq_len:,}"}
+        elif lim.max_micro_batch and lim.max_seq_len:
             batch = self.tr("micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens") % {
                 "mb": lim.max_micro_batch, "seq": f"{lim.max_seq_len:,}"}
         elif lim.max_micro_batch:  # a smaller micro-batch fits, but no sequence fits at this one

@@ -32,7 +32,7 @@ from engine.planning.rent_report import (
     rent_range_words,
 )
 from engine.scenario.choices import CURRENCIES
-from engine.units import format_bytes, format_cost, format_gpu_count, format_seconds
+from engine.units import format_bytes, format_cost, format_count, format_gpu_count, format_seconds
 
 from .i18n import tr_engine, tr_message
 from .search_panel import SearchPanel
@@ -227,7 +227,7 @@ class RentPanel(SearchPanel):
         self.header.setText(self.table.with_problem(self.tr(
             "%(n)d options for %(tokens)s tokens, cheapest first (costs within %(tie)s of each other count as equal: "
             "fewer GPUs first); one checkpoint is %(ckpt)s. Searched in %(time)s.") % {
-            "n": len(result.ranked), "tokens": f"{result.tokens:,}", "tie": f"{TIE:.0%}",
+            "n": len(result.ranked), "tokens": format_count(result.tokens), "tie": f"{TIE:.0%}",
             "ckpt": format_bytes(result.checkpoint_bytes, unit), "time": format_seconds(result.seconds)}))
         self.header.setToolTip(tr_message(result.checkpoint_formula))
         if result.horizon_seconds is not None:  # no deadline: the year's horizon said where the list starts

@@ -89,7 +89,7 @@ class RLRows(QObject):
         self._form = form
         row = form.getWidgetPosition(after)[0] + 1
         self.objective = ValueCombo(choice_items("training_objective", {
-            "sft": self.tr("Supervised fine-tuning (SFT)"),
+            "sft": self.tr("Pre-training or supervised fine-tuning (SFT)"),  # a pre-training plan read "fine-tuning"
             "dpo": self.tr("Preference pairs: DPO"),
             "ipo": self.tr("Preference pairs: IPO"),
             "kto": self.tr("Liked / disliked answers: KTO"),

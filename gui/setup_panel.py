@@ -25,6 +25,7 @@ from .editor_panel import EditorPanel
 from .framework_options import FrameworkOptions
 from .lora_rows import LoraRows
 from .offload_fraction_row import OffloadFractionRow, offload_changes
+from .packing_rows import PackingRows
 from .parallel_limits import ParallelLimits
 from .precision_marks import mark_precisions
 from .recompute_row import RecomputeRows
@@ -153,6 +154,8 @@ class SetupPanel(EditorPanel):
         self.images_per_sample, self.image_resolution = self.vision.images_per_sample, self.vision.image_resolution
         self.vision_tower, self.image_tokens = self.vision.vision_tower, self.vision.image_tokens
         self.rl = RLRows(form, lambda changes: self._edit(changes), self.seq_len, self.grad_accum, self)  # post-training
+        self.packing = PackingRows(form, lambda changes: self._edit(changes), self.grad_accum, self.rl.max_completion_len,
+                                   self)
         chain_form_tab_order(form)  # Tab down the rows as drawn, the rows inserted above included
 
         parallel = QWidget()
@@ -314,7 +317,7 @@ class SetupPanel(EditorPanel):
                   "estimator": self.estimator, "freeze_from": self.freeze_from, "qlora_bits": self.qlora_bits,
                   "lora_targets": self.lora_targets, "zero_stage": self.zero, "pp_schedule": self.pp_schedule,
                   "vision_tower": self.vision_tower, "base_storage": self.base_storage,
-                  "recompute_method": self.recompute.method, **self.rl.combos()}
+                  "recompute_method": self.recompute.method, **self.rl.combos(), **self.packing.combos()}
         key = next(iter(changes))
         return f"{field_label(key)}: {combos[key].currentText()}" if key in combos else ""
 
@@ -383,6 +386,7 @@ class SetupPanel(EditorPanel):
         mark_precisions(self.precision, s)  # NVFP4 greyed where the GPU has no FP4 tensor cores
         self.vision.show(s, spec.vision)
         self.rl.show(s)
+        self.packing.show(s)
         self.offload_fraction.show(s)
         self.recompute.show(s)
         self.shard_group_row.show(s)

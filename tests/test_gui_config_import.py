@@ -65,6 +65,19 @@ def test_menu_import_replaces_the_scenario_as_one_undo_step(window, review, monk
     assert window.state.scenario.name == "Start" and window.state.scenario.seq_len == 1024
 
 
+def test_the_review_names_the_gpu_the_import_keeps(window, review, monkeypatch):
+    """Configs never name the GPU: the window keeps the set-up's (import_training_config), and the review says so. It
+    listed the command line's assumption, the default H100 "choose it in the planner", beside an RTX 4090 set-up that
+    the import then kept (user audit 15: an A100 40GB user read that the import would switch GPUs)."""
+    files = (str(DATA / "deepspeed/llamafactory_ds_z3_config.json"),)
+    monkeypatch.setattr(import_review.ConfigFiles, "ask", classmethod(lambda cls, parent: cls(files)))
+    _menu_action(window, "Import training config…").trigger()
+    assumed = {a.key: a for a in review[0][0].assumed}
+    assert assumed["gpu"].value == START["gpu"] == window.state.scenario.gpu
+    assert "kept" in assumed["gpu"].why.format_with(lambda text: text)
+    assert [a.key for a in review[0][0].assumed].count("gpu") == 1
+
+
 def test_cancelled_review_changes_nothing(window, monkeypatch):
     monkeypatch.setattr(import_review.ImportReview, "ask", classmethod(lambda cls, p, r, k: cls(False)))
     before = window.state.scenario.to_dict()

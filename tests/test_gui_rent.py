@@ -4,6 +4,7 @@ the engine (engine/planning/rent.py), and applying a row changes GPU, counts and
 import pytest
 
 from engine import scenario_from_dict
+from engine.units import format_count
 from gui.rent_panel import RentPanel
 from gui.settings_store import Settings
 from gui.state import AppState
@@ -174,6 +175,7 @@ def test_rows_say_their_likely_time_and_cost_and_the_header_the_tie_rule(panel):
     label = panel.apply_buttons[0].parentWidget().findChild(QLabel).text()
     assert words.split(",")[0] in label  # "likely 5.2 h to 6.7 h"
     assert f"costs within {TIE:.0%} of each other count as equal: fewer GPUs first" in panel.header.text()
+    assert f"for {format_count(SCENARIO['tokens_to_train'])} tokens" in panel.header.text()  # "2B", not 2,000,000,000
 
 
 def test_a_row_whose_likely_range_runs_past_the_deadline_says_so(qtbot, planner_home):
@@ -197,6 +199,8 @@ def test_a_row_whose_likely_range_runs_past_the_deadline_says_so(qtbot, planner_
     row = next(i for i, r in enumerate(p.result.ranked) if (r.gpu, r.gpus) == (first.gpu, first.gpus))
     label = p.apply_buttons[row].parentWidget().findChild(QLabel).text()
     assert PAST_DEADLINE in label
+    # a sentence of its own after the range's bracket: ") its slow end ..." read as one run-on (user audit 15)
+    assert "range) " + PAST_DEADLINE in label and PAST_DEADLINE[0].isupper()
 
 
 def test_a_chinese_row_takes_chinese_marks(panel, qtbot):

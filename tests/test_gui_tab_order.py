@@ -29,11 +29,13 @@ def test_tab_goes_from_the_accumulation_through_the_post_training_rows_to_the_ch
     win = window_from(qtbot, tmp_path, GRPO)
     win.activateWindow()
     qtbot.waitUntil(win.isActiveWindow)  # focus moves only in the active window
-    panel, rl = win.setup_panel, win.setup_panel.rl
-    shown = [w for w in rl.widgets.values() if w.isVisibleTo(win)]
-    stops = tab_stops(win, panel.grad_accum, 1 + len(shown) + 1)
-    assert stops[0] is rl.objective
-    assert stops[1:-1] == shown  # every post-training row in the form's order
+    panel, rl, packing = win.setup_panel, win.setup_panel.rl, win.setup_panel.packing
+    # the packing rows (gui/packing_rows.py, user audit 15) go below the accumulation and beside the lengths
+    rows = [packing.packing, packing.token_budget, rl.objective, *rl.widgets.values(), packing.spread]
+    shown = sorted((w for w in rows if w.isVisibleTo(win)), key=lambda w: panel._form.getWidgetPosition(w)[0])
+    stops = tab_stops(win, panel.grad_accum, len(shown) + 1)
+    assert stops[:2] == [packing.packing, rl.objective]  # packing padded: no token budget
+    assert stops[:-1] == shown  # every row in the form's order
     assert stops[-1] is panel.checkpointing
 
 

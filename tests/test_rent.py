@@ -29,7 +29,7 @@ from engine.planning.rent_reasons import (
 )
 from engine.planning.rent_report import parse_prices, render_rent, rent_report, rent_to_json, row_text
 from engine.timing import step_time
-from engine.units import format_seconds
+from engine.units import format_count, format_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 PRICES = {"h100-sxm-80gb": 2.0, "a100-80gb": 1.0}  # test inputs
@@ -182,6 +182,8 @@ def test_rows_explain_themselves(plain):
     assert "layout" in text and row["gpu_name"] in text
     full = render_rent(report)
     assert "cheapest first" in full and "One checkpoint" in full and "no storage, network or host prices" in full
+    # the tokens as the Time tab says them (units.format_count): "2,000,000,000,000 tokens" (user audit 15)
+    assert f"What to rent for {format_count(report['tokens_to_train'])} tokens" in full
 
 
 def test_without_prices_only_the_scenarios_gpu_is_searched_by_gpu_hours():

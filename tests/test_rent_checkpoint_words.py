@@ -36,3 +36,15 @@ def test_the_checkpoint_formula_is_translated_and_its_english_text_kept():
     text = render_rent(report, tr_engine=lambda t: zh.get(t) or t)
     line = next(x for x in text.splitlines() if x.startswith("One checkpoint"))
     assert "weights x" not in line and "trained parameters" not in line and "8,030,261,248 个权重" in line
+
+
+def test_the_limits_in_the_heading_take_the_languages_comma():
+    """`--lang zh_CN fit --objective cost --deadline-days 21 --budget 200000` read "（截止期限 21.0 d, 预算 200,000 USD）"
+    with an ASCII comma between the limits (user audit 15): they are joined with the "cli" context's translated ", ",
+    as serve_rent_report.py and fit_report.py join theirs."""
+    root = ET.parse(REPO / "gui" / "i18n" / "planner_zh_CN.ts").getroot()
+    cli = {m.findtext("source"): m.findtext("translation") for c in root.iter("context") if c.findtext("name") == "cli"
+           for m in c.iter("message") if m.find("translation").get("type") is None}
+    report = rent_report(scenario_from_dict(FULL), {"h100-sxm-80gb": 2.5}, budget=10**6, deadline_seconds=30 * 86400)
+    heading = render_rent(report, tr=lambda t: cli.get(t) or t).splitlines()[0]
+    assert cli[", "] == "，" and "，" + cli["budget {cost}"].split(" ")[0] in heading and ", " not in heading

@@ -72,3 +72,17 @@ def test_a_manager_reading_a_trl_qlora_report_sees_the_release_and_no_empty_tabl
         assert f"| Framework | {words} | `framework: {framework}` |" in text
         time_part = text.split("## Time and cost")[1].split("##")[0]
         assert "the run does not fit" in time_part and "|" not in time_part
+
+
+def test_the_packing_and_token_budget_read_in_the_set_ups_words_and_the_assumption_follows_the_plan():
+    """User audit 15: the Markdown's assumptions said "Sequences are packed or unpadded" beside a plan whose packing
+    the window now sets ("padded"); the budget read as its number with no label. The assumption now names the plan's
+    packing, and the inputs give the packing row's and the budget row's labels (engine/scenario/key_words.py)."""
+    s = scenario_from_dict({"model": "qwen2.5-7b", "gpu": "h100-sxm-80gb", "seq_len": 4096, "micro_batch": 4,
+                            "packing": "padding-free", "max_tokens_per_micro_batch": 8192})
+    text = to_markdown(s, estimate(s))
+    inputs = text.split("## Inputs")[1].split("##")[0]
+    assert "| Sequence packing (packing) | padding-free | `packing: padding-free` |" in inputs
+    assert "| Tokens per micro-batch (max_tokens_per_micro_batch) | 8,192 | `max_tokens_per_micro_batch: 8192` |" in inputs
+    assumptions = text.split("## Assumptions")[1]
+    assert "packed or unpadded" not in assumptions and "packing" in assumptions

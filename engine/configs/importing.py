@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -219,6 +220,12 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     # a value read but superseded (a conflict, a lower-ranked framework) is listed once, under "not used"
     final_sources = {k for k in scenario for m in mapped if m.key == k and m.value == scenario[k]}
     mapped = [m for m in mapped if m.key in scenario and (m.key not in final_sources or m.value == scenario[m.key])]
+    # a value read and then changed by a rule of the merged files (DeepSpeed makes --bf16's amp-bf16 mixed-bf16) reads
+    # as the value it became, the rule under "assumed": the review listed "precision amp-bf16 <- bf16" and "precision
+    # mixed-bf16" beside each other (user audit 15)
+    ruled = {key for key, _value, _why in extra_assumed}
+    mapped = [dataclasses.replace(m, value=scenario[m.key]) if m.key in ruled and m.key not in final_sources else m
+              for m in mapped]
     unmapped.sort(key=lambda u: u.why == _NO_MEMORY_WHY)  # what matters for memory first
     return ImportResult(scenario, tuple(mapped), tuple(unmapped), tuple(out_assumed), tuple(c.fmt for c in collectors))
 

@@ -13,6 +13,7 @@ from ..timing import time_to_json
 from ..units import format_bytes, format_count, format_gpu_count
 from ..workloads import estimate, require_training, step_time  # every workload, post-training as it runs
 from .family import largest_model_that_fits
+from .limits import MAX_MICRO_BATCH
 from .solver import MAX_GPUS, SEQ_STEP, join_notes, join_steps, limits, plans
 
 
@@ -49,6 +50,17 @@ def _same(text: str) -> str:
     return text
 
 
+def _micro_batch_words(largest: int | None, tr: Callable[[str], str]) -> str:
+    """The largest micro-batch in words: none, a number, or, at the search's top (limits.MAX_MICRO_BATCH), that it is
+    the most searched: a verl run with a token budget holds no more memory at any micro-batch (estimate.py
+    per_forward) and read "largest micro-batch that fits: 4096" (user audit 15)."""
+    if not largest:
+        return tr(QT_TRANSLATE_NOOP("cli", "none (1 does not fit)"))
+    if largest >= MAX_MICRO_BATCH:
+        return tr(QT_TRANSLATE_NOOP("cli", "{n} or more (the most searched)")).format(n=f"{largest:,}")
+    return str(largest)
+
+
 def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], str] = _same,
                tr_engine: Callable[[str], str] = _same) -> str:
     """The readable version; `tr` translates its own words ("cli" context), `tr_engine` the engine's."""
@@ -64,7 +76,7 @@ def render_fit(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], st
            else tr(QT_TRANSLATE_NOOP("cli", "Limits for the layout {framework} can run ({settings}), everything else "
                                             "unchanged:")).format(**lim["layout"]),
            tr(QT_TRANSLATE_NOOP("cli", "  largest micro-batch that fits: {value}")).format(
-               value=lim["max_micro_batch"] or tr(QT_TRANSLATE_NOOP("cli", "none (1 does not fit)"))),
+               value=_micro_batch_words(lim["max_micro_batch"], tr)),
            tr(QT_TRANSLATE_NOOP("cli", "  longest sequence that fits: {value}")).format(
                value=tr(QT_TRANSLATE_NOOP("cli", "none (128 does not fit)")) if lim["max_seq_len"] is None else
                tr(QT_TRANSLATE_NOOP("cli", "{n} tokens (exact to a multiple of {step})")).format(

@@ -19,7 +19,7 @@ from ..safe_read import read_capped, unreadable_why
 from ..scenario import Scenario
 from ..scenario.choices import CURRENCIES
 from ..scenario.key_words import layout_words
-from ..units import format_bytes, format_cost, format_gpu_count, format_gpu_hours, format_seconds
+from ..units import format_bytes, format_cost, format_count, format_gpu_count, format_gpu_hours, format_seconds
 from .rent import TIE, RentOption, RentSearch, rent_search
 
 MAX_PRICE_FILE_BYTES = 1_000_000
@@ -87,12 +87,14 @@ def _same(text: str) -> str:
     return text
 
 
-PAST_DEADLINE = QT_TRANSLATE_NOOP("engine", "its slow end runs past the deadline.")
-OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "its slow end costs more than the budget.")
+# sentences of their own after the range's closing bracket: "(likely ..., as the step time's range) its slow end
+# costs more than the budget." read as one run-on sentence (user audit 15)
+PAST_DEADLINE = QT_TRANSLATE_NOOP("engine", "Its slow end runs past the deadline.")
+OVER_BUDGET = QT_TRANSLATE_NOOP("engine", "Its slow end costs more than the budget.")
 
 
 def limits_at_risk(row: dict[str, Any], tr_engine: Callable[[str], str] = _same) -> str:
-    """"its slow end runs past the deadline." (and / or over the budget) for a ranked row whose likely range does."""
+    """"Its slow end runs past the deadline." (and / or over the budget) for a ranked row whose likely range does."""
     return " ".join(tr_engine(text) for key, text in (("likely_past_deadline", PAST_DEADLINE),
                                                        ("likely_over_budget", OVER_BUDGET)) if row.get(key))
 
@@ -214,9 +216,12 @@ def render_rent(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], s
             time=format_seconds(report["horizon_seconds"])))
     # costs within TIE of each other rank as equal, fewer GPUs first (rent.py rank): said, or "cheapest first" reads
     # as wrong where 32 GPUs at 799 USD come before 64 at 793
-    out = [tr(QT_TRANSLATE_NOOP("cli", "What to rent for {tokens:,} tokens ({limits}), cheapest first (costs within "
+    # tokens as the Time tab says them ("2T"): "2,000,000,000,000 tokens" had its zeros counted (user audit 15)
+    out = [tr(QT_TRANSLATE_NOOP("cli", "What to rent for {tokens} tokens ({limits}), cheapest first (costs within "
                                        "{tie} of each other count as equal: fewer GPUs first):")).format(
-        tokens=report["tokens_to_train"], limits=", ".join(limits) or tr(QT_TRANSLATE_NOOP("cli", "no limits")),
+        tokens=format_count(report["tokens_to_train"]),
+        # the language's comma: zh read "截止期限 21.0 d, 预算 200,000 USD" (user audit 15)
+        limits=tr(QT_TRANSLATE_NOOP("cli", ", ")).join(limits) or tr(QT_TRANSLATE_NOOP("cli", "no limits")),
         tie=f"{TIE:.0%}")]
     if not report["ranked"]:
         out.append("  " + tr(QT_TRANSLATE_NOOP("cli", "none found")))

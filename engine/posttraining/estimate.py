@@ -79,6 +79,23 @@ def _token_budget(train: Scenario) -> Scenario:
     return train.with_unchecked(max_tokens_per_micro_batch=-(-tokens // parts), grad_accum=train.grad_accum * parts)
 
 
+def per_forward(s: Scenario, rs: RLSettings) -> RLSettings:
+    """`rs` with train_sequences the sequences one forward holds where the framework cuts its passes by a token
+    budget (verl's use_dynamic_bsz, _token_budget: a rank's micro_batch sequences in ceil(tokens / budget)
+    micro-batches, each run forward and backward before the next): the logits, loss tensors and scoring forwards
+    alive at once are one micro-batch's, not the mini-batch's (user audit 15: a budget of 24,000 tokens left the
+    logits at the whole mini-batch's, so a larger micro_batch read 'does not fit' at the same tokens a forward). The
+    log-prob passes take the actor's budget (volcengine/verl@9e4074b7 verl/trainer/config/ppo_trainer.yaml lines
+    84-85 and 110-111: the reference's and rollout's log_prob_use_dynamic_bsz / log_prob_max_token_len_per_gpu
+    interpolate the actor's; dp_actor.py compute_log_prob lines 212-215). Memory only: the time counts the
+    micro-batches on the training scenario."""
+    cap = s.max_tokens_per_micro_batch
+    if not cap or s.packing == "none" or not defaults_for(s.framework).posttraining.micro_batches_by_count:
+        return rs
+    parts = -(-rs.train_sequences * (rs.shard_tokens if rs.ulysses > 1 else rs.sequence_tokens) // cap)
+    return rs if parts <= 1 else dataclasses.replace(rs, train_sequences=-(-rs.train_sequences // parts))
+
+
 def critic_scenario(s: Scenario, rs: RLSettings, loaded: bool) -> Scenario:
     """The training scenario of PPO's critic step: its model, a value head's fused loss, its own offload and layout;
     `loaded`: with its states loaded back for its own phases where its offload holds between phases only."""
@@ -157,7 +174,8 @@ def step_parts(s: Scenario) -> StepParts:
     # allocates its intermediate gradients: that recompute and that scratch, which the estimator puts at backward
     # start, are not alive beside it
     later = sum(c.moments.backward_start for c in train.components if c.key in ("recompute", "backward_scratch"))
-    comps = tuple(_training_logits(c, s, rs, spec.vocab, spec.hidden, dt.compute, later, _after_output_grad(train))
+    comps = tuple(_training_logits(c, s, per_forward(s, rs), spec.vocab, spec.hidden, dt.compute, later,
+                                   _after_output_grad(train))
                   if c.key == "logits" else c for c in train.components)
     if s.fsdp and defaults_for(s.framework).posttraining.adapters_sharded:
         comps = _adapters_sharded(comps, s)
@@ -298,7 +316,7 @@ def rl_estimate(s: Scenario) -> Estimate:
     GPUs of its own is judged as the engine judges itself (_engine_stage), and the larger of the two is the
     estimate."""
     p = step_parts(s)
-    phases = all_phases(p)
+    phases = all_phases(dataclasses.replace(p, rs=per_forward(s, p.rs)))  # one micro-batch's tensors at a time
     peak = max((ph for ph in phases if ph.gpus == "training"), key=lambda ph: ph.peak_bytes)
     stage = _stage(p.training.busiest, peak)
     apart = next((ph for ph in phases if ph.gpus == "rollout"), None)
@@ -382,5 +400,5 @@ def rollout_engine_count(s: Scenario, rs: RLSettings) -> int:
     return max(1, gpus // tp)
 
 
-__all__ = ["critic_scenario", "generation_tp", "rl_estimate", "rollout_engine_count", "step_parts", "step_sequences",
-           "training_scenario"]
+__all__ = ["critic_scenario", "generation_tp", "per_forward", "rl_estimate", "rollout_engine_count", "step_parts",
+           "step_sequences", "training_scenario"]

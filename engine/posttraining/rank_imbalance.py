@@ -63,26 +63,49 @@ def by_token_count(train: Scenario) -> bool:
     return train.packing != "none" and train.max_tokens_per_micro_batch > 0
 
 
+def _wait_terms(train: Scenario, scoring: bool = False) -> tuple[int, int, int, float, float] | None:
+    """(n ranks, k micro-batches a rank a pass, m sequences a micro-batch, mu tokens a sequence, sigma tokens) of the
+    longest-rank wait of `train` (longest_rank_factor); None where no rank waits."""
+    laid = as_laid_out(train)
+    ranks, k, m, mu = laid.dp, train.grad_accum, train.micro_batch, float(train.seq_len)
+    if not (defaults_for(train.framework).posttraining.micro_batches_by_count and train.packing == "padding-free"
+            and laid.effective_zero == 3 and ranks > 1 and k > 1 and m > 0 and mu > 0):
+        return None
+    if by_token_count(train):
+        if scoring:
+            return None
+        # the mini-batches a step: estimate.py _token_budget ran each as ceil(tokens / budget) micro-batches
+        k = train.grad_accum // max(1, math.ceil(m * mu / train.max_tokens_per_micro_batch))
+        if k <= 1:
+            return None
+    return ranks, k, m, mu, sequence_spread_tokens(train)
+
+
 def longest_rank_factor(train: Scenario, scoring: bool = False) -> float:
     """The longest rank's tokens in each micro-batch of a post-training step's training scenario `train`
     (engine/posttraining/estimate.py training_scenario: micro_batch sequences of seq_len tokens, grad_accum of them a
     rank a pass; the step's completion_len and max_completion_len) over the ranks' mean: 1 unless the framework cuts
     the passes itself (PostTrainingDefaults.micro_batches_by_count), the micro-batches are padding-free and FSDP's
     gathers tie the ranks (module docstring); `scoring`: a log-prob pass, which by token count waits for no rank."""
-    laid = as_laid_out(train)
-    ranks, k, m, mu = laid.dp, train.grad_accum, train.micro_batch, float(train.seq_len)
-    if not (defaults_for(train.framework).posttraining.micro_batches_by_count and train.packing == "padding-free"
-            and laid.effective_zero == 3 and ranks > 1 and k > 1 and m > 0 and mu > 0):
+    terms = _wait_terms(train, scoring)
+    if terms is None:
         return 1.0
-    if by_token_count(train):
-        if scoring:
-            return 1.0
-        # the mini-batches a step: estimate.py _token_budget ran each as ceil(tokens / budget) micro-batches
-        k = train.grad_accum // max(1, math.ceil(m * mu / train.max_tokens_per_micro_batch))
-        if k <= 1:
-            return 1.0
-    sigma = sequence_spread_tokens(train)
+    ranks, k, m, mu, sigma = terms
     return 1.0 + expected_max_of_normals(ranks) * sigma * math.sqrt(1 - 1 / k) / (mu * math.sqrt(m))
+
+
+def rank_wait_inputs(train: Scenario) -> tuple[tuple[str, object], ...]:
+    """The figures the update's wait formula reads for `train`, by the formula's names (term_words.py
+    RL_FORMULAS["rank_imbalance"]), for the Time tab's hover (user audit 15: it gave the formula without them); ()
+    where no rank waits."""
+    terms = _wait_terms(train)
+    if terms is None:
+        return ()
+    ranks, k, m, mu, sigma = terms
+    source = "sequence_len_std" if train.sequence_len_std is not None else "completion_len, max_completion_len"
+    return (("n", ranks), ("e_n", f"{expected_max_of_normals(ranks):.3g}"), ("sigma", f"{sigma:,.0f}"),
+            ("sigma_from", source), ("k", k), ("m", m), ("tokens_a_sequence", f"{mu:,.0f}"),
+            ("factor", f"{longest_rank_factor(train):.3g}"))
 
 
 def update_rank_wait_seconds(train: Scenario, compute_seconds: float) -> float:
@@ -92,5 +115,5 @@ def update_rank_wait_seconds(train: Scenario, compute_seconds: float) -> float:
     return (longest_rank_factor(train) - 1.0) * compute_seconds
 
 
-__all__ = ["by_token_count", "completion_spread_tokens", "longest_rank_factor", "sequence_spread_tokens",
-           "update_rank_wait_seconds"]
+__all__ = ["by_token_count", "completion_spread_tokens", "longest_rank_factor", "rank_wait_inputs",
+           "sequence_spread_tokens", "update_rank_wait_seconds"]

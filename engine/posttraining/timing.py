@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..frameworks import defaults_for
+from ..memory.states import dtypes_for
 from ..messages import Message
 from ..scenario import Scenario
 from ..serving.fused_moe_rate import expert_read_share
@@ -41,11 +42,12 @@ from .models import engine_weight_format, model_spec, weight_shards
 from .packed_padding import padded_tokens_ratio
 from .phase_offload import phase_offload_seconds
 from .phases import StepParts, step_parameter_loads_by_phase
-from .rank_imbalance import update_rank_wait_seconds
+from .rank_imbalance import rank_wait_inputs, update_rank_wait_seconds
 from .refit_offload import refit_offload_seconds
 from .rollout_attention import decode_attention_flops, prefill_attention_flops
 from .rollout_collectives import forward_all_reduce_seconds, prefill_all_reduce_seconds
 from .scoring_time import adapter_off_forward_seconds, policy_forward_seconds
+from .settings import rl_settings
 from .term_words import RL_FORMULAS, RL_PROVENANCE, RL_TERM_NAMES
 from .time_band import BAND_PHASES, POSTTRAINING_REGIME, STEP, posttraining_band_basis, posttraining_bands
 from .vocab_passes import vocab_pass_seconds
@@ -53,8 +55,15 @@ from .worker_output import worker_output_seconds
 
 
 def step_provenance(s: Scenario) -> dict[str, Provenance]:
-    """What kind of figure decides each term of `s`'s step (engine/timing/provenance.py), post-training's parts too."""
-    return {**time_provenance(s), **RL_PROVENANCE}
+    """What kind of figure decides each term of `s`'s step (engine/timing/provenance.py), post-training's parts too;
+    the rank wait with the figures its formula reads for `s` (rank_imbalance.py rank_wait_inputs)."""
+    out = {**time_provenance(s), **RL_PROVENANCE}
+    if s.training_objective == "sft":
+        return out
+    if inputs := rank_wait_inputs(training_scenario(s, rl_settings(s, dtypes_for(s).compute))):
+        out["rank_imbalance"] = dataclasses.replace(out["rank_imbalance"], formula=RL_FORMULAS["rank_imbalance"],
+                                                    inputs=inputs)
+    return out
 
 
 @dataclass(frozen=True)

@@ -165,7 +165,8 @@ def _check_expert_and_context_parallel(s: Any, spec: ModelSpec) -> None:
                                         "stage (tensor-parallel × data-parallel × context-parallel size)."),
             etp=s.expert_tp, p=s.tp * s.dp * s.cp,
         )
-    if s.packing != "none" and 0 < s.max_tokens_per_micro_batch < s.seq_len:
+    # post-training's sequences are a prompt and a completion, not seq_len (posttraining_checks.py)
+    if s.packing != "none" and 0 < s.max_tokens_per_micro_batch < s.seq_len and s.training_objective == "sft":
         raise ConsistencyError(
             "max_tokens_per_micro_batch",
             QT_TRANSLATE_NOOP("engine", "Tokens per micro-batch ({tokens}) must hold at least one whole sequence "

@@ -101,6 +101,7 @@ FIELD_LABELS: dict[str, str] = {
     "gpu_hour_price": QT_TRANSLATE_NOOP("Fields", "Price per GPU-hour"),
     "currency": QT_TRANSLATE_NOOP("Fields", "Currency"),  # the plan card listed it as "currency" (user audit 6)
     "packing": QT_TRANSLATE_NOOP("Fields", "Sequence packing (packing)"),
+    "max_tokens_per_micro_batch": QT_TRANSLATE_NOOP("Fields", "Tokens per micro-batch (max_tokens_per_micro_batch)"),
     "pipeline_layout": QT_TRANSLATE_NOOP("Fields", "Megatron pipeline layout (pipeline_layout)"),  # Make it fit sets it
     "time_calibration": QT_TRANSLATE_NOOP("Fields", "Measured step time"),
     "training_objective": QT_TRANSLATE_NOOP("Fields", "Objective (training objective)"),
@@ -169,7 +170,7 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
     **{key: {"auto": QT_TRANSLATE_NOOP("Fields", "as the framework does it")}
        for key in ("rollout_enforce_eager", "rollout_async_engine", "rollout_shares_weights")},
     # Compare read "ppo | ppo | grpo" and a critic "same" (user audit 8): the set-up's words, shortened
-    "training_objective": {"sft": QT_TRANSLATE_NOOP("Fields", "supervised fine-tuning (SFT)"), "dpo": "DPO",
+    "training_objective": {"sft": QT_TRANSLATE_NOOP("Fields", "pre-training or supervised fine-tuning (SFT)"), "dpo": "DPO",
                            "ipo": "IPO", "kto": "KTO", "orpo": "ORPO", "simpo": "SimPO", "cpo": "CPO",
                            "reward": QT_TRANSLATE_NOOP("Fields", "reward model on pairs"),
                            "ppo": QT_TRANSLATE_NOOP("Fields", "PPO (with a critic)"), "grpo": "GRPO", "rloo": "RLOO",
@@ -179,6 +180,10 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
                        "none": QT_TRANSLATE_NOOP("Fields", "none"),
                        "optimizer": QT_TRANSLATE_NOOP("Fields", "optimizer states"),
                        "optimizer+params": QT_TRANSLATE_NOOP("Fields", "optimizer states and weights")},
+    # the set-up's words (gui/packing_rows.py), shortened: the undo entry read "packing: padding-free" (user audit 15)
+    "packing": {"none": QT_TRANSLATE_NOOP("Fields", "padded"), "padding-free": QT_TRANSLATE_NOOP("Fields", "padding-free"),
+                "packed": QT_TRANSLATE_NOOP("Fields", "packed")},
+    "max_tokens_per_micro_batch": {0: QT_TRANSLATE_NOOP("Fields", "no budget")},
     "critic_packing": {"auto": QT_TRANSLATE_NOOP("Fields", "as the policy's packing"),
                        "none": QT_TRANSLATE_NOOP("Fields", "padded"),
                        "padding-free": QT_TRANSLATE_NOOP("Fields", "padding-free")},

@@ -90,14 +90,14 @@
         <translation>无法导入此文件</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="94"/>
-        <location filename="../config_actions.py" line="102"/>
-        <location filename="../config_actions.py" line="112"/>
+        <location filename="../config_actions.py" line="99"/>
+        <location filename="../config_actions.py" line="107"/>
+        <location filename="../config_actions.py" line="117"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="104"/>
+        <location filename="../config_actions.py" line="109"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
@@ -153,8 +153,8 @@
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="114"/>
-        <location filename="../config_actions.py" line="117"/>
+        <location filename="../config_actions.py" line="119"/>
+        <location filename="../config_actions.py" line="122"/>
         <location filename="../file_actions.py" line="229"/>
         <location filename="../file_actions.py" line="241"/>
         <source>Exported %s</source>
@@ -1064,367 +1064,373 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="104"/>
+        <source>Tokens per micro-batch (max_tokens_per_micro_batch)</source>
+        <translation>每个微批次的 token 数（max_tokens_per_micro_batch）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="105"/>
         <source>Megatron pipeline layout (pipeline_layout)</source>
         <translation>Megatron 流水线布局（pipeline_layout）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="105"/>
+        <location filename="../../engine/scenario/key_words.py" line="106"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="106"/>
+        <location filename="../../engine/scenario/key_words.py" line="107"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="107"/>
+        <location filename="../../engine/scenario/key_words.py" line="108"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="108"/>
+        <location filename="../../engine/scenario/key_words.py" line="109"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="109"/>
+        <location filename="../../engine/scenario/key_words.py" line="110"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="110"/>
+        <location filename="../../engine/scenario/key_words.py" line="111"/>
         <source>Critic offloaded to CPU memory (critic_offload)</source>
         <translation>评论家卸载到 CPU 内存（critic_offload）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <location filename="../../engine/scenario/key_words.py" line="112"/>
         <source>Critic&apos;s sequences (critic_packing)</source>
         <translation>评论家的序列（critic_packing）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="112"/>
+        <location filename="../../engine/scenario/key_words.py" line="113"/>
         <source>Mean prompt without padding (prompt_len_mean)</source>
         <translation>去除填充后的平均提示长度（prompt_len_mean）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="113"/>
+        <location filename="../../engine/scenario/key_words.py" line="114"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="114"/>
+        <location filename="../../engine/scenario/key_words.py" line="115"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="115"/>
+        <location filename="../../engine/scenario/key_words.py" line="116"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="116"/>
+        <location filename="../../engine/scenario/key_words.py" line="117"/>
         <source>Spread of a sequence&apos;s tokens (sequence_len_std)</source>
         <translation>序列词元数的标准差（sequence_len_std）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="117"/>
+        <location filename="../../engine/scenario/key_words.py" line="118"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="118"/>
+        <location filename="../../engine/scenario/key_words.py" line="119"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="119"/>
+        <location filename="../../engine/scenario/key_words.py" line="120"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="120"/>
+        <location filename="../../engine/scenario/key_words.py" line="121"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="121"/>
+        <location filename="../../engine/scenario/key_words.py" line="122"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="122"/>
+        <location filename="../../engine/scenario/key_words.py" line="123"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="124"/>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="125"/>
+        <location filename="../../engine/scenario/key_words.py" line="126"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <location filename="../../engine/scenario/key_words.py" line="127"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="127"/>
+        <location filename="../../engine/scenario/key_words.py" line="128"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="128"/>
+        <location filename="../../engine/scenario/key_words.py" line="129"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="129"/>
+        <location filename="../../engine/scenario/key_words.py" line="130"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="130"/>
+        <location filename="../../engine/scenario/key_words.py" line="131"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
         <translation>引擎不使用 CUDA 图（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="131"/>
+        <location filename="../../engine/scenario/key_words.py" line="132"/>
         <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="133"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="137"/>
+        <location filename="../../engine/scenario/key_words.py" line="138"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <source>per-op selective</source>
         <translation>逐算子选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="145"/>
+        <location filename="../../engine/scenario/key_words.py" line="146"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="146"/>
-        <location filename="../../engine/scenario/key_words.py" line="226"/>
+        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="231"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="147"/>
+        <location filename="../../engine/scenario/key_words.py" line="148"/>
         <source>the trainer&apos;s own generate (none)</source>
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="155"/>
         <source>frozen, back-propagated</source>
         <translation>冻结，仍反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="172"/>
         <source>supervised fine-tuning (SFT)</source>
-        <translation>监督微调（SFT）</translation>
+        <translation type="vanished">监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <location filename="../../engine/scenario/key_words.py" line="175"/>
         <source>reward model on pairs</source>
         <translation>在回答对上训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="175"/>
+        <location filename="../../engine/scenario/key_words.py" line="176"/>
         <source>PPO (with a critic)</source>
         <translation>PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="176"/>
+        <location filename="../../engine/scenario/key_words.py" line="177"/>
         <source>online DPO</source>
         <translation>在线 DPO</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="177"/>
+        <location filename="../../engine/scenario/key_words.py" line="178"/>
         <source>a copy of the policy</source>
         <translation>策略模型的一份副本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="178"/>
+        <location filename="../../engine/scenario/key_words.py" line="179"/>
         <source>as the policy&apos;s offload</source>
         <translation>与策略模型的卸载相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="182"/>
+        <location filename="../../engine/scenario/key_words.py" line="187"/>
         <source>as the policy&apos;s packing</source>
         <translation>与策略模型的打包相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="183"/>
+        <location filename="../../engine/scenario/key_words.py" line="184"/>
+        <location filename="../../engine/scenario/key_words.py" line="188"/>
         <source>padded</source>
         <translation>填充</translation>
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="184"/>
+        <location filename="../../engine/scenario/key_words.py" line="189"/>
         <source>padding-free</source>
         <translation>无填充</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="191"/>
+        <location filename="../../engine/scenario/key_words.py" line="196"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="199"/>
+        <location filename="../../engine/scenario/key_words.py" line="204"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="209"/>
+        <location filename="../../engine/scenario/key_words.py" line="214"/>
         <source>axolotl (QLoRA adapters in bf16 for DPO / IPO, KTO, reward, GRPO)</source>
         <translation>axolotl（QLoRA 适配器为 bf16：DPO / IPO、KTO、奖励模型、GRPO）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="217"/>
+        <location filename="../../engine/scenario/key_words.py" line="222"/>
         <source>whole-batch logits in fp32</source>
         <translation>整批 logits 转 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="218"/>
+        <location filename="../../engine/scenario/key_words.py" line="223"/>
         <source>logits in chunks</source>
         <translation>分块计算 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="219"/>
+        <location filename="../../engine/scenario/key_words.py" line="224"/>
         <source>one fused kernel over the logits</source>
         <translation>对 logits 的单个融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="220"/>
+        <location filename="../../engine/scenario/key_words.py" line="225"/>
         <source>Transformer Engine&apos;s fused kernel</source>
         <translation>Transformer Engine 的融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="221"/>
+        <location filename="../../engine/scenario/key_words.py" line="226"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18</source>
         <translation>v2.18 之前的 Transformer Engine 融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="222"/>
+        <location filename="../../engine/scenario/key_words.py" line="227"/>
         <source>Megatron&apos;s fused vocab-parallel loss</source>
         <translation>Megatron 的融合词表并行损失</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="223"/>
+        <location filename="../../engine/scenario/key_words.py" line="228"/>
         <source>Megatron&apos;s vocab-parallel loss, unfused</source>
         <translation>Megatron 的词表并行损失（未融合）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="224"/>
+        <location filename="../../engine/scenario/key_words.py" line="229"/>
         <source>fused with the output layer, no logits (Liger)</source>
         <translation>与输出层融合，不生成 logits（Liger）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="225"/>
+        <location filename="../../engine/scenario/key_words.py" line="230"/>
         <source>logits in the compute dtype, no fp32 upcast</source>
         <translation>logits 保持计算精度，不升为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="227"/>
+        <location filename="../../engine/scenario/key_words.py" line="232"/>
         <source>stays resident</source>
         <translation>常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="228"/>
+        <location filename="../../engine/scenario/key_words.py" line="233"/>
         <source>sleep level 1: weights to CPU memory, KV cache freed</source>
         <translation>睡眠级别 1：权重移到 CPU 内存，释放 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="229"/>
+        <location filename="../../engine/scenario/key_words.py" line="234"/>
         <source>sleep level 2: weights and KV cache freed</source>
         <translation>睡眠级别 2：释放权重和 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="230"/>
+        <location filename="../../engine/scenario/key_words.py" line="235"/>
         <source>on the training GPUs</source>
         <translation>在训练 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="231"/>
+        <location filename="../../engine/scenario/key_words.py" line="236"/>
         <source>on GPUs of its own</source>
         <translation>在它自己的 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="232"/>
+        <location filename="../../engine/scenario/key_words.py" line="237"/>
         <source>as the objective and framework do it</source>
         <translation>按目标和框架的做法</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="233"/>
+        <location filename="../../engine/scenario/key_words.py" line="238"/>
         <source>a frozen copy on the GPU</source>
         <translation>GPU 上的一份冻结副本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="234"/>
+        <location filename="../../engine/scenario/key_words.py" line="239"/>
         <source>the base with adapters switched off</source>
         <translation>关闭适配器的基础模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="235"/>
+        <location filename="../../engine/scenario/key_words.py" line="240"/>
         <source>log-probs computed before training</source>
         <translation>训练前算好的对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="237"/>
+        <location filename="../../engine/scenario/key_words.py" line="242"/>
         <source>the model&apos;s number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="238"/>
+        <location filename="../../engine/scenario/key_words.py" line="243"/>
         <source>interleaved 1F1B</source>
         <translation>交错 1F1B</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="239"/>
+        <location filename="../../engine/scenario/key_words.py" line="244"/>
         <source>zero bubble ZB-1p</source>
         <translation>零气泡 ZB-1p</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="240"/>
+        <location filename="../../engine/scenario/key_words.py" line="245"/>
         <source>zero bubble ZB-2p</source>
         <translation>零气泡 ZB-2p</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="241"/>
+        <location filename="../../engine/scenario/key_words.py" line="246"/>
         <source>zero bubble ZB-V</source>
         <translation>零气泡 ZB-V</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="242"/>
+        <location filename="../../engine/scenario/key_words.py" line="247"/>
         <source>in the compute number format</source>
         <translation>使用计算数值格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="243"/>
+        <location filename="../../engine/scenario/key_words.py" line="248"/>
         <source>as the checkpoint was released</source>
         <translation>按检查点发布时的格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="249"/>
+        <location filename="../../engine/scenario/key_words.py" line="254"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1634,176 +1640,191 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>2023 年 9 月 9 日至 14 日（Metal）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="139"/>
-        <location filename="../../engine/scenario/key_words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
         <location filename="../../engine/scenario/key_words.py" line="151"/>
-        <location filename="../../engine/scenario/key_words.py" line="254"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
+        <location filename="../../engine/scenario/key_words.py" line="259"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="139"/>
+        <location filename="../../engine/scenario/key_words.py" line="140"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="141"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
-        <location filename="../../engine/scenario/key_words.py" line="159"/>
-        <location filename="../../engine/scenario/key_words.py" line="179"/>
-        <location filename="../../engine/scenario/key_words.py" line="236"/>
+        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="241"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
+        <location filename="../../engine/scenario/key_words.py" line="149"/>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="149"/>
-        <location filename="../../engine/scenario/key_words.py" line="181"/>
+        <location filename="../../engine/scenario/key_words.py" line="150"/>
+        <location filename="../../engine/scenario/key_words.py" line="182"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="152"/>
+        <location filename="../../engine/scenario/key_words.py" line="153"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="153"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="153"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="163"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
+        <location filename="../../engine/scenario/key_words.py" line="164"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="187"/>
+        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <source>pre-training or supervised fine-tuning (SFT)</source>
+        <translation>预训练或监督微调（SFT）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="185"/>
+        <source>packed</source>
+        <translation>打包</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="186"/>
+        <source>no budget</source>
+        <translation>不设上限</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="192"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="188"/>
+        <location filename="../../engine/scenario/key_words.py" line="193"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="189"/>
+        <location filename="../../engine/scenario/key_words.py" line="194"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="190"/>
+        <location filename="../../engine/scenario/key_words.py" line="195"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="192"/>
+        <location filename="../../engine/scenario/key_words.py" line="197"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="193"/>
+        <location filename="../../engine/scenario/key_words.py" line="198"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="194"/>
+        <location filename="../../engine/scenario/key_words.py" line="199"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="195"/>
+        <location filename="../../engine/scenario/key_words.py" line="200"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="196"/>
+        <location filename="../../engine/scenario/key_words.py" line="201"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="197"/>
+        <location filename="../../engine/scenario/key_words.py" line="202"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="198"/>
+        <location filename="../../engine/scenario/key_words.py" line="203"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="200"/>
+        <location filename="../../engine/scenario/key_words.py" line="205"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="204"/>
+        <location filename="../../engine/scenario/key_words.py" line="209"/>
         <source>TRL (post-training; QLoRA adapters in bf16: SFT, GRPO, reward from 0.26, RLOO 0.27, DPO / IPO 0.29, KTO 1.4)</source>
         <translation>TRL（后训练；QLoRA 适配器为 bf16：SFT、GRPO、奖励模型自 0.26 起，RLOO 自 0.27，DPO / IPO 自 0.29，KTO 自 1.4）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="206"/>
+        <location filename="../../engine/scenario/key_words.py" line="211"/>
         <source>TRL before its trainer&apos;s bf16 cast (QLoRA adapters in fp32: every trainer up to 0.25, RLOO 0.26, DPO / IPO up to 0.28, KTO up to 1.3)</source>
         <translation>TRL 在其训练器转换为 bf16 之前的版本（QLoRA 适配器为 fp32：所有训练器 0.25 及更早，RLOO 0.26，DPO / IPO 0.28 及更早，KTO 1.3 及更早）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="211"/>
+        <location filename="../../engine/scenario/key_words.py" line="216"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="212"/>
+        <location filename="../../engine/scenario/key_words.py" line="217"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="248"/>
+        <location filename="../../engine/scenario/key_words.py" line="253"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="252"/>
+        <location filename="../../engine/scenario/key_words.py" line="257"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="253"/>
+        <location filename="../../engine/scenario/key_words.py" line="258"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="254"/>
+        <location filename="../../engine/scenario/key_words.py" line="259"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>on</source>
         <translation>开启</translation>
@@ -1839,23 +1860,23 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="155"/>
+        <location filename="../../engine/scenario/key_words.py" line="156"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="156"/>
+        <location filename="../../engine/scenario/key_words.py" line="157"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="157"/>
         <location filename="../../engine/scenario/key_words.py" line="158"/>
-        <location filename="../../engine/scenario/key_words.py" line="164"/>
-        <location filename="../../engine/scenario/key_words.py" line="168"/>
+        <location filename="../../engine/scenario/key_words.py" line="159"/>
+        <location filename="../../engine/scenario/key_words.py" line="165"/>
         <location filename="../../engine/scenario/key_words.py" line="169"/>
-        <location filename="../../engine/scenario/key_words.py" line="185"/>
-        <location filename="../../engine/scenario/key_words.py" line="216"/>
+        <location filename="../../engine/scenario/key_words.py" line="170"/>
+        <location filename="../../engine/scenario/key_words.py" line="190"/>
+        <location filename="../../engine/scenario/key_words.py" line="221"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -1863,7 +1884,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>FitPanel</name>
     <message>
-        <location filename="../fit_panel.py" line="132"/>
+        <location filename="../fit_panel.py" line="136"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -1872,78 +1893,78 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">重新搜索</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="161"/>
+        <location filename="../fit_panel.py" line="165"/>
         <source>Searching the guide&apos;s changes for the least disruptive plans…</source>
         <translation>正在从指南给出的调整中搜索影响最小的方案…</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="185"/>
+        <location filename="../fit_panel.py" line="189"/>
         <source>Its framework cannot run this layout (see the warnings). Plans from the layout it can run, least disruptive first:</source>
         <translation>其框架无法运行此布局（见警告）。以下是从它能运行的布局出发的方案，改动最少的在前：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="188"/>
+        <location filename="../fit_panel.py" line="192"/>
         <source>It fits as it is. The limits above show how far you can push it.</source>
         <translation>当前配置已经放得下。上方的上限显示了还能再加多少。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="190"/>
+        <location filename="../fit_panel.py" line="194"/>
         <source>No combination of the guide&apos;s changes makes this fit on these GPUs.</source>
         <translation>指南中的调整无论怎样组合，都无法让它在这些 GPU 上放得下。</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="192"/>
+        <location filename="../fit_panel.py" line="196"/>
         <source>Plans that make it fit, least disruptive first (not least memory):</source>
         <translation>能放得下的方案，按影响从小到大排列（而不是按显存从少到多）：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="195"/>
+        <location filename="../fit_panel.py" line="199"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="199"/>
+        <location filename="../fit_panel.py" line="203"/>
         <source>Largest %(family)s model that fits the layout %(framework)s can run (%(settings)s): %(model)s</source>
         <translation>在 %(framework)s 能运行的布局（%(settings)s）下能装下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="201"/>
+        <location filename="../fit_panel.py" line="205"/>
         <source>Largest %(family)s model that fits this set-up: %(model)s</source>
         <translation>按此设置能放下的最大 %(family)s 模型：%(model)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="204"/>
+        <location filename="../fit_panel.py" line="208"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="206"/>
-        <location filename="../fit_panel.py" line="248"/>
+        <location filename="../fit_panel.py" line="210"/>
+        <location filename="../fit_panel.py" line="252"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="207"/>
+        <location filename="../fit_panel.py" line="211"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="211"/>
+        <location filename="../fit_panel.py" line="215"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212"/>
+        <location filename="../fit_panel.py" line="216"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="214"/>
+        <location filename="../fit_panel.py" line="218"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="216"/>
+        <location filename="../fit_panel.py" line="220"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1952,27 +1973,27 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="231"/>
+        <location filename="../fit_panel.py" line="235"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="231"/>
+        <location filename="../fit_panel.py" line="235"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="233"/>
+        <location filename="../fit_panel.py" line="237"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="237"/>
+        <location filename="../fit_panel.py" line="241"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="241"/>
+        <location filename="../fit_panel.py" line="245"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -2809,83 +2830,88 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>%1 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="75"/>
+        <location filename="../fit_panel.py" line="76"/>
+        <source>micro-batch %(mb)s or more (the most searched) · sequence ≤ %(seq)s tokens</source>
+        <translation>微批次 %(mb)s 及以上（已搜索到上限） · 序列长度 ≤ %(seq)s 个 token</translation>
+    </message>
+    <message>
+        <location filename="../fit_panel.py" line="79"/>
         <source>micro-batch ≤ %(mb)d · sequence ≤ %(seq)s tokens</source>
         <translation>微批次 ≤ %(mb)d · 序列长度 ≤ %(seq)s 个 token</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="84"/>
+        <location filename="../fit_panel.py" line="88"/>
         <source>not even micro-batch 1 fits (it runs only by eating into the reserve)</source>
         <translation>连微批次 1 也放不下（只能占用安全余量运行）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="86"/>
+        <location filename="../fit_panel.py" line="90"/>
         <source>not even micro-batch 1 fits</source>
         <translation>连微批次 1 也放不下</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="92"/>
+        <location filename="../fit_panel.py" line="96"/>
         <source>With the safety reserve kept: %(batch)s · fewest GPUs with ZeRO-3: %(z3)s, with TP and PP only: %(tp)s</source>
         <translation>保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，仅用 TP 和 PP：%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="98"/>
+        <location filename="../fit_panel.py" line="102"/>
         <source>TP and PP only</source>
         <translation>TP 与 PP（不含 CP、EP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="99"/>
+        <location filename="../fit_panel.py" line="103"/>
         <source>TP in a node (no PP)</source>
         <translation>节点内 TP（无 PP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="99"/>
+        <location filename="../fit_panel.py" line="103"/>
         <source>PP (no TP)</source>
         <translation>PP（无 TP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="102"/>
-        <location filename="../fit_panel.py" line="104"/>
+        <location filename="../fit_panel.py" line="106"/>
+        <location filename="../fit_panel.py" line="108"/>
         <source>with %(kind)s: %(n)s</source>
         <translation>使用 %(kind)s：%(n)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="103"/>
+        <location filename="../fit_panel.py" line="107"/>
         <source>none with sharding (%s has none)</source>
         <translation>无分片方案（%s 不支持分片）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="105"/>
+        <location filename="../fit_panel.py" line="109"/>
         <source>none with TP/PP (%s has neither)</source>
         <translation>无 TP/PP 方案（%s 两者都不支持）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="106"/>
+        <location filename="../fit_panel.py" line="110"/>
         <source>fewest GPUs %(z3)s, %(tp)s</source>
         <translation>最少 GPU 数 %(z3)s，%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="109"/>
+        <location filename="../fit_panel.py" line="113"/>
         <source>more GPUs cannot share the model (%s has no sharding, TP or PP)</source>
         <translation>更多 GPU 也无法分担模型（%s 不支持分片、TP 或 PP）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="113"/>
+        <location filename="../fit_panel.py" line="117"/>
         <source>With the safety reserve kept, for the layout %(framework)s can run (%(settings)s): %(batch)s · %(gpus)s</source>
         <translation>保留安全余量时，在 %(framework)s 能运行的布局（%(settings)s）下：%(batch)s · %(gpus)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="116"/>
+        <location filename="../fit_panel.py" line="120"/>
         <source>With the safety reserve kept: %(batch)s · %(gpus)s</source>
         <translation>保留安全余量时：%(batch)s · %(gpus)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="119"/>
+        <location filename="../fit_panel.py" line="123"/>
         <source> (the generation engine split up to a node)</source>
         <translation>（生成引擎最多拆分到一个节点）</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="82"/>
+        <location filename="../fit_panel.py" line="86"/>
         <source>the generation engine&apos;s start-up decides, not the micro-batch</source>
         <translation>决定因素是生成引擎能否启动，而不是微批次</translation>
     </message>
@@ -2894,7 +2920,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">保留安全余量时：%(batch)s · 使用 ZeRO-3 最少需要 GPU：%(z3)s，使用 TP/PP：%(tp)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="78"/>
+        <location filename="../fit_panel.py" line="82"/>
         <source>micro-batch ≤ %(mb)d · no sequence length fits at micro-batch %(now)s</source>
         <translation>微批次 ≤ %(mb)d · 微批次为 %(now)s 时任何序列长度都放不下</translation>
     </message>
@@ -3692,6 +3718,64 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
 </context>
 <context>
+    <name>PackingRows</name>
+    <message>
+        <location filename="../packing_rows.py" line="42"/>
+        <source>each sequence padded (none)</source>
+        <translation>每条序列单独填充（none）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="43"/>
+        <source>sequences back to back, no padding (padding-free)</source>
+        <translation>序列首尾相接，不填充（padding-free）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="44"/>
+        <source>whole sequences packed into rows of the sequence length (packed)</source>
+        <translation>整条序列打包成序列长度的行（packed）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="47"/>
+        <source>no budget (0)</source>
+        <translation>不设上限（0）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="53"/>
+        <source>Sequence packing (packing)</source>
+        <translation>序列打包（packing）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="54"/>
+        <source>Tokens per micro-batch (max_tokens_per_micro_batch)</source>
+        <translation>每个微批次的 token 数（max_tokens_per_micro_batch）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="56"/>
+        <source>Spread of a sequence&apos;s tokens (sequence_len_std)</source>
+        <translation>序列词元数的标准差（sequence_len_std）</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="59"/>
+        <source>How a micro-batch&apos;s sequences are laid out. none: each is padded to the sequence length (post-training: to the batch&apos;s longest prompt plus completion). padding-free: the sequences run back to back in one row without padding (TRL / ms-swift padding_free, verl use_remove_padding), so memory and time follow the real tokens. packed: whole sequences are packed into rows of the sequence length (TRL packing, axolotl sample_packing).</source>
+        <translation>微批次中序列的排布方式。none：每条序列填充到序列长度（后训练：填充到该批最长的提示加补全）。padding-free：序列在一行中首尾相接、不填充（TRL / ms-swift padding_free，verl use_remove_padding），显存和时间按真实 token 计。packed：整条序列打包进序列长度的行（TRL packing，axolotl sample_packing）。</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="65"/>
+        <source>The most tokens one micro-batch holds when sequences are padding-free or packed (verl actor.ppo_max_token_len_per_gpu with use_dynamic_bsz). verl cuts each GPU&apos;s mini-batch of micro-batch sequences into ceil(tokens / budget) micro-batches of about equal tokens: a smaller budget needs less activation and logits memory and runs more, smaller micro-batches. It must hold one whole sequence. 0: no budget, a micro-batch holds micro-batch × sequence tokens.</source>
+        <translation>序列不填充或打包时一个微批次最多容纳的 token 数（verl 开启 use_dynamic_bsz 时的 actor.ppo_max_token_len_per_gpu）。verl 把每块 GPU 上由“微批次”条序列组成的小批次切成 ceil(token 数 / 上限) 个 token 数大致相等的微批次：上限越小，激活和 logits 显存越少，微批次越多越小。上限至少要装下一整条序列。0：不设上限，一个微批次容纳 微批次 × 序列 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="71"/>
+        <source>How much one sequence&apos;s length (prompt + completion, without padding) varies over a step: its standard deviation in tokens, as a run&apos;s log gives it (verl: global_seqlen/minmax_diff). With padding-free micro-batches under ZeRO-3 / FSDP every GPU waits for the one holding the most tokens, and that wait grows with the spread (Time and cost: &apos;waiting for the rank with the most tokens&apos;). Unset, it is assumed from the mean and the longest completion.</source>
+        <translation>一步中单条序列长度（提示 + 补全，不含填充）的波动：其 token 数的标准差，取自运行日志（verl：global_seqlen/minmax_diff）。在 ZeRO-3 / FSDP 下使用不填充的微批次时，每块 GPU 都要等待 token 最多的那一块，等待随标准差增大（时间与费用：“更新阶段的微批次等待 token 最多的 rank”）。未设置时按平均和最长补全长度估计。</translation>
+    </message>
+    <message>
+        <location filename="../packing_rows.py" line="90"/>
+        <source>assumed from the completions (%1)</source>
+        <translation>按补全长度估计（%1）</translation>
+    </message>
+</context>
+<context>
     <name>ParallelLimits</name>
     <message>
         <location filename="../parallel_limits.py" line="88"/>
@@ -3949,9 +4033,8 @@ GPU-hour</source>
 <context>
     <name>RLRows</name>
     <message>
-        <location filename="../rl_rows.py" line="92"/>
         <source>Supervised fine-tuning (SFT)</source>
-        <translation>监督微调（SFT）</translation>
+        <translation type="vanished">监督微调（SFT）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="93"/>
@@ -4063,6 +4146,11 @@ GPU-hour</source>
         <location filename="../rl_rows.py" line="180"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
+    </message>
+    <message>
+        <location filename="../rl_rows.py" line="92"/>
+        <source>Pre-training or supervised fine-tuning (SFT)</source>
+        <translation>预训练或监督微调（SFT）</translation>
     </message>
     <message>
         <location filename="../rl_rows.py" line="121"/>
@@ -5049,32 +5137,32 @@ GPU-hour</source>
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="54"/>
+        <location filename="../setup_panel.py" line="55"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="57"/>
+        <location filename="../setup_panel.py" line="58"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="59"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59"/>
+        <location filename="../setup_panel.py" line="60"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="60"/>
+        <location filename="../setup_panel.py" line="61"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="62"/>
+        <location filename="../setup_panel.py" line="63"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
@@ -5083,52 +5171,52 @@ GPU-hour</source>
         <translation type="vanished">哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="65"/>
+        <location filename="../setup_panel.py" line="66"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="67"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="68"/>
+        <location filename="../setup_panel.py" line="69"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="70"/>
+        <location filename="../setup_panel.py" line="71"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71"/>
+        <location filename="../setup_panel.py" line="72"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="73"/>
+        <location filename="../setup_panel.py" line="74"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="85"/>
+        <location filename="../setup_panel.py" line="86"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="86"/>
+        <location filename="../setup_panel.py" line="87"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="88"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88"/>
+        <location filename="../setup_panel.py" line="89"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
@@ -5141,184 +5229,184 @@ GPU-hour</source>
         <translation type="vanished">适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="98"/>
+        <location filename="../setup_panel.py" line="99"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99"/>
+        <location filename="../setup_panel.py" line="100"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="103"/>
+        <location filename="../setup_panel.py" line="104"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="105"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="108"/>
+        <location filename="../setup_panel.py" line="109"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="110"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110"/>
+        <location filename="../setup_panel.py" line="111"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112"/>
+        <location filename="../setup_panel.py" line="113"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113"/>
+        <location filename="../setup_panel.py" line="114"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116"/>
+        <location filename="../setup_panel.py" line="117"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="118"/>
+        <location filename="../setup_panel.py" line="119"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="120"/>
+        <location filename="../setup_panel.py" line="121"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="123"/>
+        <location filename="../setup_panel.py" line="124"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126"/>
+        <location filename="../setup_panel.py" line="127"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="127"/>
+        <location filename="../setup_panel.py" line="128"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="129"/>
+        <location filename="../setup_panel.py" line="130"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="131"/>
         <location filename="../setup_panel.py" line="132"/>
+        <location filename="../setup_panel.py" line="133"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="134"/>
         <location filename="../setup_panel.py" line="135"/>
+        <location filename="../setup_panel.py" line="136"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="137"/>
+        <location filename="../setup_panel.py" line="138"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="139"/>
+        <location filename="../setup_panel.py" line="140"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="141"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="141"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="194"/>
+        <location filename="../setup_panel.py" line="197"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="195"/>
+        <location filename="../setup_panel.py" line="198"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="196"/>
+        <location filename="../setup_panel.py" line="199"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="197"/>
+        <location filename="../setup_panel.py" line="200"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="199"/>
+        <location filename="../setup_panel.py" line="202"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="200"/>
+        <location filename="../setup_panel.py" line="203"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="217"/>
+        <location filename="../setup_panel.py" line="220"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
     </message>
@@ -5331,217 +5419,217 @@ GPU-hour</source>
         <translation type="vanished">哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="221"/>
+        <location filename="../setup_panel.py" line="224"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="223"/>
+        <location filename="../setup_panel.py" line="226"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="225"/>
+        <location filename="../setup_panel.py" line="228"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="227"/>
+        <location filename="../setup_panel.py" line="230"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="229"/>
+        <location filename="../setup_panel.py" line="232"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232"/>
+        <location filename="../setup_panel.py" line="235"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="233"/>
+        <location filename="../setup_panel.py" line="236"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="239"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="238"/>
+        <location filename="../setup_panel.py" line="241"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="240"/>
+        <location filename="../setup_panel.py" line="243"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="242"/>
+        <location filename="../setup_panel.py" line="245"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的微批次数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="244"/>
+        <location filename="../setup_panel.py" line="247"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="247"/>
+        <location filename="../setup_panel.py" line="250"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="249"/>
+        <location filename="../setup_panel.py" line="252"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="251"/>
+        <location filename="../setup_panel.py" line="254"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非微批次很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="253"/>
+        <location filename="../setup_panel.py" line="256"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="254"/>
+        <location filename="../setup_panel.py" line="257"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="256"/>
+        <location filename="../setup_panel.py" line="259"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="258"/>
+        <location filename="../setup_panel.py" line="261"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="261"/>
+        <location filename="../setup_panel.py" line="264"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="263"/>
+        <location filename="../setup_panel.py" line="266"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="143"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="144"/>
+        <location filename="../setup_panel.py" line="145"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="147"/>
+        <location filename="../setup_panel.py" line="148"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148"/>
+        <location filename="../setup_panel.py" line="149"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149"/>
+        <location filename="../setup_panel.py" line="150"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="151"/>
+        <location filename="../setup_panel.py" line="152"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="163"/>
+        <location filename="../setup_panel.py" line="166"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="164"/>
+        <location filename="../setup_panel.py" line="167"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="165"/>
+        <location filename="../setup_panel.py" line="168"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="166"/>
+        <location filename="../setup_panel.py" line="169"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="167"/>
+        <location filename="../setup_panel.py" line="170"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="170"/>
+        <location filename="../setup_panel.py" line="173"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="171"/>
+        <location filename="../setup_panel.py" line="174"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="172"/>
+        <location filename="../setup_panel.py" line="175"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="173"/>
+        <location filename="../setup_panel.py" line="176"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174"/>
+        <location filename="../setup_panel.py" line="177"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="176"/>
+        <location filename="../setup_panel.py" line="179"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="178"/>
+        <location filename="../setup_panel.py" line="181"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="179"/>
+        <location filename="../setup_panel.py" line="182"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="180"/>
+        <location filename="../setup_panel.py" line="183"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="191"/>
+        <location filename="../setup_panel.py" line="194"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="342"/>
+        <location filename="../setup_panel.py" line="345"/>
         <source>AdamW as the framework runs it: %1</source>
         <translation>框架自带的 AdamW：%1</translation>
     </message>
@@ -6540,89 +6628,90 @@ GPU-hour</source>
         <translation>错误：无法估算此场景（{message}）；请报告此问题。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="59"/>
+        <location filename="../../engine/planning/fit_report.py" line="71"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="61"/>
+        <location filename="../../engine/planning/fit_report.py" line="73"/>
         <source>Verdict: {verdict}</source>
         <translation>结论：{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="63"/>
+        <location filename="../../engine/planning/fit_report.py" line="75"/>
         <source>Limits on this hardware (everything else unchanged):</source>
         <translation>此硬件上的上限（其他设置不变）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="64"/>
+        <location filename="../../engine/planning/fit_report.py" line="76"/>
         <source>Limits for the layout {framework} can run ({settings}), everything else unchanged:</source>
         <translation>{framework} 能运行的布局（{settings}）下的上限，其余不变：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="66"/>
+        <location filename="../../engine/planning/fit_report.py" line="78"/>
         <source>  largest micro-batch that fits: {value}</source>
         <translation>  能放下的最大微批次：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="67"/>
+        <location filename="../../engine/planning/fit_report.py" line="58"/>
         <source>none (1 does not fit)</source>
         <translation>无（1 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="68"/>
+        <location filename="../../engine/planning/fit_report.py" line="80"/>
         <source>  longest sequence that fits: {value}</source>
         <translation>  能放下的最长序列：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="69"/>
+        <location filename="../../engine/planning/fit_report.py" line="81"/>
         <source>none (128 does not fit)</source>
         <translation>无（128 都放不下）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="70"/>
+        <location filename="../../engine/planning/fit_report.py" line="82"/>
         <source>{n} tokens (exact to a multiple of {step})</source>
         <translation>{n} 个 token（精确到 {step} 的倍数）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="83"/>
+        <location filename="../../engine/planning/fit_report.py" line="95"/>
+        <location filename="../../engine/planning/rent_report.py" line="224"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="132"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="218"/>
-        <location filename="../../engine/planning/fit_report.py" line="84"/>
+        <location filename="../../engine/planning/fit_report.py" line="96"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="97"/>
+        <location filename="../../engine/planning/fit_report.py" line="109"/>
         <source>Largest {family} model that fits the layout {framework} can run ({settings}): {model}</source>
         <translation>在 {framework} 能运行的布局（{settings}）下能装下的最大 {family} 模型：{model}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="107"/>
+        <location filename="../../engine/planning/fit_report.py" line="119"/>
         <source>data parallel only</source>
         <translation>仅数据并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="108"/>
+        <location filename="../../engine/planning/fit_report.py" line="120"/>
         <source>ZeRO-3 / FSDP</source>
         <translation>ZeRO-3 / FSDP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="109"/>
+        <location filename="../../engine/planning/fit_report.py" line="121"/>
         <source>ZeRO-2, the deepest sharding {framework} has</source>
         <translation>ZeRO-2，{framework} 支持的最深分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="110"/>
+        <location filename="../../engine/planning/fit_report.py" line="122"/>
         <source>ZeRO-1, the only sharding {framework} has</source>
         <translation>ZeRO-1，{framework} 唯一支持的分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="113"/>
+        <location filename="../../engine/planning/fit_report.py" line="125"/>
         <source>TP in a node, then PP (TP and PP only)</source>
         <translation>节点内 TP，再加 PP（仅 TP 和 PP）</translation>
     </message>
@@ -6631,82 +6720,87 @@ GPU-hour</source>
         <translation type="vanished">节点内 TP，再加 PP</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="114"/>
+        <location filename="../../engine/planning/fit_report.py" line="126"/>
         <source>TP in a node ({framework} has no PP)</source>
         <translation>节点内 TP（{framework} 不支持 PP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="115"/>
+        <location filename="../../engine/planning/fit_report.py" line="127"/>
         <source>PP ({framework} has no TP)</source>
         <translation>PP（{framework} 不支持 TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="116"/>
+        <location filename="../../engine/planning/fit_report.py" line="128"/>
         <source>  fewest GPUs, ZeRO-3 / FSDP: none, {framework} has no sharding</source>
         <translation>  最少 GPU 数，ZeRO-3 / FSDP：无，{framework} 不支持分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="117"/>
+        <location filename="../../engine/planning/fit_report.py" line="129"/>
         <source>  fewest GPUs, TP/PP: none, {framework} has neither</source>
         <translation>  最少 GPU 数，TP/PP：无，{framework} 两者都不支持</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="124"/>
+        <location filename="../../engine/planning/fit_report.py" line="136"/>
         <source>  fewest GPUs, {strategy}: {value}</source>
         <translation>  最少 GPU 数（{strategy}）：{value}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="126"/>
+        <location filename="../../engine/planning/fit_report.py" line="138"/>
         <source>none up to {n}</source>
         <translation>{n} 张以内都不够</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="129"/>
+        <location filename="../../engine/planning/fit_report.py" line="141"/>
         <source>  (each count splits the generation engine over as many GPUs as it can, up to a node)</source>
         <translation>  （每个数量都把生成引擎拆分到尽可能多的 GPU 上，最多一个节点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="74"/>
+        <location filename="../../engine/planning/fit_report.py" line="86"/>
         <source>Plans, least disruptive first:</source>
         <translation>方案（按影响从小到大排列）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="76"/>
+        <location filename="../../engine/planning/fit_report.py" line="60"/>
+        <source>{n} or more (the most searched)</source>
+        <translation>{n} 及以上（已搜索到上限）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/fit_report.py" line="88"/>
         <source>Plans: none needed, it fits.</source>
         <translation>方案：不需要，已经放得下。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="78"/>
+        <location filename="../../engine/planning/fit_report.py" line="90"/>
         <source>Plans: none found.</source>
         <translation>方案：没有找到。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="81"/>
+        <location filename="../../engine/planning/fit_report.py" line="93"/>
         <source>nothing</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="82"/>
+        <location filename="../../engine/planning/fit_report.py" line="94"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="85"/>
+        <location filename="../../engine/planning/fit_report.py" line="97"/>
         <source>no extra cost to speak of</source>
         <translation>几乎没有额外代价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="87"/>
+        <location filename="../../engine/planning/fit_report.py" line="99"/>
         <source>{total} per GPU, headroom {headroom}; assumptions changed: {changed}</source>
         <translation>每张 GPU {total}，余量 {headroom}；改变的假设：{changed}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="91"/>
+        <location filename="../../engine/planning/fit_report.py" line="103"/>
         <source>cost: {cost}</source>
         <translation>代价：{cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_report.py" line="96"/>
+        <location filename="../../engine/planning/fit_report.py" line="108"/>
         <source>Largest {family} model that fits this set-up: {model}</source>
         <translation>按此设置能放下的最大 {family} 模型：{model}</translation>
     </message>
@@ -6763,12 +6857,12 @@ GPU-hour</source>
         <translation type="vanished">{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="188"/>
+        <location filename="../../engine/planning/rent_report.py" line="190"/>
         <source>{hours} GPU-hours x {price} = {cost}</source>
         <translation>{hours} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="191"/>
+        <location filename="../../engine/planning/rent_report.py" line="193"/>
         <source>{hours} GPU-hours (no price set)</source>
         <translation>{hours} GPU 小时（未设价格）</translation>
     </message>
@@ -6777,17 +6871,17 @@ GPU-hour</source>
         <translation type="vanished">{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="207"/>
+        <location filename="../../engine/planning/rent_report.py" line="209"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="210"/>
+        <location filename="../../engine/planning/rent_report.py" line="212"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="212"/>
+        <location filename="../../engine/planning/rent_report.py" line="214"/>
         <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
         <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
     </message>
@@ -6796,75 +6890,79 @@ GPU-hour</source>
         <translation type="vanished">训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="154"/>
+        <location filename="../../engine/planning/rent_report.py" line="156"/>
         <source>{counts} x {name}: {why}</source>
         <translation>{counts} × {name}：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="155"/>
+        <location filename="../../engine/planning/rent_report.py" line="157"/>
         <source>{name}: {why}</source>
         <translation>{name}：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="192"/>
+        <location filename="../../engine/planning/rent_report.py" line="194"/>
         <source>1 node</source>
         <translation>1 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="192"/>
+        <location filename="../../engine/planning/rent_report.py" line="194"/>
         <source>{n} nodes</source>
         <translation>{n} 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="194"/>
+        <location filename="../../engine/planning/rent_report.py" line="196"/>
         <source>{n} x {gpu} ({nodes}): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes}）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="217"/>
         <source>What to rent for {tokens:,} tokens ({limits}), cheapest first (costs within {tie} of each other count as equal: fewer GPUs first):</source>
-        <translation>训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
+        <translation type="vanished">训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="219"/>
+        <location filename="../../engine/planning/rent_report.py" line="220"/>
+        <source>What to rent for {tokens} tokens ({limits}), cheapest first (costs within {tie} of each other count as equal: fewer GPUs first):</source>
+        <translation>训练 {tokens} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/rent_report.py" line="224"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="222"/>
+        <location filename="../../engine/planning/rent_report.py" line="227"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="176"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="225"/>
+        <location filename="../../engine/planning/rent_report.py" line="230"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="235"/>
+        <location filename="../../engine/planning/rent_report.py" line="240"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="182"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="240"/>
+        <location filename="../../engine/planning/rent_report.py" line="245"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="244"/>
+        <location filename="../../engine/planning/rent_report.py" line="249"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="246"/>
+        <location filename="../../engine/planning/rent_report.py" line="251"/>
         <source>Searched {gpus} GPU types, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="247"/>
+        <location filename="../../engine/planning/rent_report.py" line="252"/>
         <source>Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 1 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -7075,7 +7173,7 @@ GPU-hour</source>
     <message>
         <location filename="../rent_panel.py" line="285"/>
         <location filename="../../engine/estimate_output.py" line="244"/>
-        <location filename="../../engine/planning/rent_report.py" line="230"/>
+        <location filename="../../engine/planning/rent_report.py" line="235"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
@@ -8362,57 +8460,57 @@ GPU-hour</source>
         <translation>专家张量并行规模 {etp} 必须整除一个流水线阶段的 {p} 个 GPU（张量并行 × 数据并行 × 上下文并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="171"/>
+        <location filename="../../engine/scenario/consistency.py" line="172"/>
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="178"/>
+        <location filename="../../engine/scenario/consistency.py" line="179"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="188"/>
+        <location filename="../../engine/scenario/consistency.py" line="189"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="197"/>
+        <location filename="../../engine/scenario/consistency.py" line="198"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="201"/>
+        <location filename="../../engine/scenario/consistency.py" line="202"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="210"/>
+        <location filename="../../engine/scenario/consistency.py" line="211"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="216"/>
+        <location filename="../../engine/scenario/consistency.py" line="217"/>
         <source>LoRA layers ({adapted}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>LoRA 层数（{adapted}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="226"/>
+        <location filename="../../engine/scenario/consistency.py" line="227"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="236"/>
+        <location filename="../../engine/scenario/consistency.py" line="237"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="243"/>
+        <location filename="../../engine/scenario/consistency.py" line="244"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="248"/>
+        <location filename="../../engine/scenario/consistency.py" line="249"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
@@ -9086,7 +9184,7 @@ GPU-hour</source>
         <translation>config.json 的“{key}”必须列出互不重复的块编号，范围为 0 到 {last}（视觉塔深度减一）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="82"/>
+        <location filename="../../engine/configs/importing.py" line="83"/>
         <location filename="../../engine/configs/swift_config.py" line="91"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
@@ -9101,12 +9199,12 @@ GPU-hour</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="159"/>
+        <location filename="../../engine/configs/importing.py" line="160"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="162"/>
+        <location filename="../../engine/configs/importing.py" line="163"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -9136,7 +9234,7 @@ GPU-hour</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="262"/>
+        <location filename="../../engine/configs/importing.py" line="269"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
@@ -9151,17 +9249,17 @@ GPU-hour</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="286"/>
+        <location filename="../../engine/configs/importing.py" line="293"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="198"/>
+        <location filename="../../engine/configs/importing.py" line="199"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="102"/>
+        <location filename="../../engine/configs/importing.py" line="103"/>
         <source>{name} is a scenario of this planner, not a training config: open it instead (File &gt; Open a scenario file in the window; `estimate {name}` on the command line).</source>
         <translation>{name} 是本规划器的场景文件，不是训练配置：请直接打开它（窗口中的“文件 &gt; 打开场景文件”；命令行中的 `estimate {name}`）。</translation>
     </message>
@@ -9170,47 +9268,47 @@ GPU-hour</source>
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="114"/>
+        <location filename="../../engine/configs/importing.py" line="115"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF, mlx-lm or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF、mlx-lm 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="204"/>
+        <location filename="../../engine/configs/importing.py" line="205"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="216"/>
+        <location filename="../../engine/configs/importing.py" line="217"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="226"/>
+        <location filename="../../engine/configs/importing.py" line="233"/>
         <source>not in the files: the least the files&apos; parallel layout needs</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="361"/>
+        <location filename="../../engine/configs/importing.py" line="368"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="376"/>
+        <location filename="../../engine/configs/importing.py" line="383"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="386"/>
+        <location filename="../../engine/configs/importing.py" line="393"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="402"/>
+        <location filename="../../engine/configs/importing.py" line="409"/>
         <source>adapters on the top {n} of the model&apos;s {layers} layers (layers_to_transform)</source>
         <translation>适配器位于模型 {layers} 层中的顶部 {n} 层（layers_to_transform）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="406"/>
+        <location filename="../../engine/configs/importing.py" line="413"/>
         <source>adapters on layers {indices} of {layers}: only the top layers can be stated (lora_layers)</source>
         <translation>适配器位于 {layers} 层中的第 {indices} 层：只能表示顶部的若干层（lora_layers）</translation>
     </message>
@@ -10769,12 +10867,17 @@ GPU-hour</source>
         <translation>不是有效的 JSON；它可能被截断或已损坏。</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="70"/>
+        <location filename="../config_actions.py" line="72"/>
+        <source>training configs do not name the GPU; the one in your set-up is kept</source>
+        <translation>训练配置不指明 GPU；保留您当前配置中的 GPU</translation>
+    </message>
+    <message>
+        <location filename="../config_actions.py" line="73"/>
         <source>training configs do not say how many GPUs; the number in your set-up is kept</source>
         <translation>训练配置不写 GPU 数量；保留您当前配置中的数量</translation>
     </message>
     <message>
-        <location filename="../config_actions.py" line="71"/>
+        <location filename="../config_actions.py" line="74"/>
         <source>training configs do not say how many GPUs; your set-up&apos;s number is raised to the least the files&apos; parallel layout needs</source>
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
     </message>
@@ -10799,37 +10902,42 @@ GPU-hour</source>
         <translation>平均提示（{mean} 个 token）不能长于它被填充到的提示长度（{cap} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="49"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="53"/>
+        <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence: the prompt and the longest completion ({longest} tokens).</source>
+        <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列：提示加最长补全（{longest} 个 token）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="64"/>
         <source>Ulysses sequence parallelism {sp} must divide the model&apos;s {heads} attention heads, and divide or be a multiple of its {kv} key/value heads.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除模型的 {heads} 个注意力头，并且整除或是其 {kv} 个键/值头的倍数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="53"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="68"/>
         <source>Ulysses sequence parallelism {sp} must divide the {dp} data-parallel GPUs.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除 {dp} 个数据并行 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="60"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="75"/>
         <source>A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs).</source>
         <translation>在独立 GPU 上运行的生成引擎需要给出这些 GPU 的数量（生成 GPU）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="63"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="78"/>
         <source>The generation engine&apos;s tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
         <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="67"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="82"/>
         <source>The engine can share the trainer&apos;s weights only on the same GPUs (colocated).</source>
         <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="70"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="85"/>
         <source>The colocated generation engine&apos;s tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
         <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="75"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="90"/>
         <source>{objective} compares completions of the same prompt, so it needs at least 2 generations per prompt.</source>
         <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
     </message>
@@ -12595,14 +12703,22 @@ GPU-hour</source>
         <translation>价格表 {name} 不是 JSON。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="90"/>
-        <source>its slow end runs past the deadline.</source>
+        <location filename="../../engine/planning/rent_report.py" line="92"/>
+        <source>Its slow end runs past the deadline.</source>
         <translation>其较慢一端会超过截止期限。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="91"/>
-        <source>its slow end costs more than the budget.</source>
+        <location filename="../../engine/planning/rent_report.py" line="93"/>
+        <source>Its slow end costs more than the budget.</source>
         <translation>其较慢一端的费用会超出预算。</translation>
+    </message>
+    <message>
+        <source>its slow end runs past the deadline.</source>
+        <translation type="vanished">其较慢一端会超过截止期限。</translation>
+    </message>
+    <message>
+        <source>its slow end costs more than the budget.</source>
+        <translation type="vanished">其较慢一端的费用会超出预算。</translation>
     </message>
     <message>
         <location filename="../../engine/planning/serve_suggest.py" line="77"/>
@@ -14227,97 +14343,101 @@ GPU-hour</source>
         <translation>峰值分配显存即 {counter} 报告的数值；运行时上下文、碎片和安全余量另外叠加。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="30"/>
         <source>Sequences are packed or unpadded (no b x s x s attention mask is materialised).</source>
-        <translation>序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
+        <translation type="vanished">序列经过打包或不含填充（不会生成 b x s x s 的注意力掩码）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="31"/>
+        <location filename="../../engine/report.py" line="32"/>
+        <source>No b x s x s attention mask is materialised; sequences are laid out as the plan&apos;s packing says (padded ones count every position up to the sequence length).</source>
+        <translation>不会生成 b x s x s 的注意力掩码；序列按方案的打包方式排布（填充的序列按序列长度计入每个位置）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/report.py" line="34"/>
         <source>The detailed estimator is checked against traced Hugging Face training steps (docs/accuracy.md).</source>
         <translation>detailed 估算器已与追踪得到的 Hugging Face 训练步骤核对（见 docs/accuracy.md）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="35"/>
+        <location filename="../../engine/report.py" line="38"/>
         <source>The engine&apos;s own accounting at start-up (vLLM&apos;s profile run and KV blocks, SGLang&apos;s mem_fraction_static, llama.cpp&apos;s buffers from n_ctx); settings left unset take the engine&apos;s defaults.</source>
         <translation>按引擎启动时自己的核算（vLLM 的性能分析运行和 KV 块、SGLang 的 mem_fraction_static、llama.cpp 按 n_ctx 分配的缓冲区）；未设置的参数取引擎的默认值。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="38"/>
+        <location filename="../../engine/report.py" line="41"/>
         <source>Speed is a roofline with the time model&apos;s efficiencies, not a measurement.</source>
         <translation>速度是采用时间模型效率的屋顶线估算，而非实测。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="114"/>
+        <location filename="../../engine/report.py" line="117"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} training and {engine_total} per GPU on {engine_n} x {gpu} running the generation engine ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 训练，每块 GPU 用 {total}，共 {capacity}；{engine_n} x {gpu} 运行生成引擎，每块 GPU 用 {engine_total}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="117"/>
+        <location filename="../../engine/report.py" line="120"/>
         <source>{verdict}: {total} of {capacity} per GPU on {n} x {gpu} ({room}); estimator {estimator}.</source>
         <translation>{verdict}：{n} x {gpu} 上每块 GPU 用 {total}，共 {capacity}（{room}）；估算方法 {estimator}。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="133"/>
+        <location filename="../../engine/report.py" line="136"/>
         <source>overhead</source>
         <translation>额外开销</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="135"/>
+        <location filename="../../engine/report.py" line="138"/>
         <source>forward</source>
         <translation>前向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="136"/>
+        <location filename="../../engine/report.py" line="139"/>
         <source>backward</source>
         <translation>反向</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="137"/>
+        <location filename="../../engine/report.py" line="140"/>
         <source>optimizer step</source>
         <translation>优化器步骤</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="143"/>
+        <location filename="../../engine/report.py" line="146"/>
         <source>Phase peaks: {phases} (peak: {peak}).</source>
         <translation>各阶段峰值：{phases}（峰值出现在：{peak}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="152"/>
+        <location filename="../../engine/report.py" line="155"/>
         <source>component</source>
         <translation>组成部分</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="152"/>
+        <location filename="../../engine/report.py" line="155"/>
         <source>share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="153"/>
+        <location filename="../../engine/report.py" line="156"/>
         <source>lives in</source>
         <translation>所在阶段</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="156"/>
+        <location filename="../../engine/report.py" line="159"/>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="157"/>
+        <location filename="../../engine/report.py" line="160"/>
         <source>Breakdown (busiest GPU, at the peak)</source>
         <translation>明细（最满的 GPU，峰值时刻）</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="158"/>
+        <location filename="../../engine/report.py" line="161"/>
         <source>Warnings</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="159"/>
+        <location filename="../../engine/report.py" line="162"/>
         <source>Assumptions</source>
         <translation>假设</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="160"/>
+        <location filename="../../engine/report.py" line="163"/>
         <source>setting</source>
         <translation>设置项</translation>
     </message>
@@ -14326,27 +14446,27 @@ GPU-hour</source>
         <translation type="vanished">键</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="161"/>
+        <location filename="../../engine/report.py" line="164"/>
         <source>value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="162"/>
+        <location filename="../../engine/report.py" line="165"/>
         <source>in the scenario file</source>
         <translation>场景文件中的写法</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="179"/>
+        <location filename="../../engine/report.py" line="182"/>
         <source>KV cache: {tokens} tokens in {blocks} blocks of {block}; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token，分为 {blocks} 个块，每块 {block} 个；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="189"/>
+        <location filename="../../engine/report.py" line="192"/>
         <source>Speed at {users} sequences: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>{users} 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="170"/>
+        <location filename="../../engine/report.py" line="173"/>
         <source>Post-training step, allocated per phase: {phases} (peak: {peak}).</source>
         <translation>后训练步骤，各阶段已分配显存：{phases}（峰值出现在：{peak}）。</translation>
     </message>
@@ -14355,12 +14475,12 @@ GPU-hour</source>
         <translation type="vanished">时间与费用</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="181"/>
+        <location filename="../../engine/report.py" line="184"/>
         <source>KV cache: {tokens} tokens; maximum concurrency at {length} tokens per request: {users:.2f}x; longest context for one request: {longest} tokens.</source>
         <translation>KV 缓存：{tokens} 个 token；每个请求 {length} 个 token 时的最大并发：{users:.2f}x；单个请求的最长上下文：{longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/report.py" line="191"/>
+        <location filename="../../engine/report.py" line="194"/>
         <source>Speed for one sequence: time to first token {ttft}, {tpot} per output token, {tps} tokens/s.</source>
         <translation>1 条序列时的速度：首个 token 用时 {ttft}，每个输出 token {tpot}，{tps} token/s。</translation>
     </message>
