@@ -193,7 +193,7 @@ def test_b200_computes_at_the_clock_its_power_limit_leaves():
 
 
 
-def test_hopper_and_gb200_compute_bf16_and_fp8_at_the_share_gpu_fryer_sustains():
+def test_hopper_computes_bf16_and_fp8_at_the_share_gpu_fryer_sustains():
     """huggingface/gpu-fryer README.md at f9d564b: back-to-back cuBLASLt 8192^3 matmuls of random BF16 values for 60 s
     reach about 730 TFLOPS on H100-SXM5-80GB and 1,550 on GB200-NVL72; stas00's MAMF (bursts with a cache flush
     between matmuls) is 794.5 and 1,822. Its FP8 figures (1,530 and 4,300, above the FP8 MAMF of 1,402.6 and 3,615.6)
@@ -203,7 +203,8 @@ def test_hopper_and_gb200_compute_bf16_and_fp8_at_the_share_gpu_fryer_sustains()
     settle FP8 at the BF16 clock (ROCm/rocm-blogs measuring-max-achievable-flops-part2 at 8e01195: MI300X 1,230 and
     1,207 MHz), so fp8 matmuls keep the same share of their MAMF as bf16 ones. H200 is the same GH100 at 700 W. The same
     README's 'NVIDIA GH200 480GB' row (added with the H100's in c12f710) is about 705 TFLOPS BF16, over the GH200 MAMF
-    of 828.6 (stas00's 900 W HBM3e GH200; FP8 1,535.0)."""
+    of 828.6 (stas00's 900 W HBM3e GH200; FP8 1,535.0). GB200's row (1,550) gave way to Azure's random-data
+    measurement (the next test)."""
     from engine.timing.data import framework_profile
     from engine.timing.model import rates_for
 
@@ -211,7 +212,6 @@ def test_hopper_and_gb200_compute_bf16_and_fp8_at_the_share_gpu_fryer_sustains()
     for gpu, peak, mamf, sustained, fp8_peak, fp8_mamf in (
             ("h100-sxm-80gb", 989e12, 0.803, 730 / 794.5, 1979e12, 1402.6 / 1979),
             ("h200", 989e12, 0.803, 730 / 794.5, 1979e12, 0.734),
-            ("gb200", 2500e12, 0.729, 1550 / 1822, 5000e12, 3615.6 / 5000),
             ("gh200", 989e12, 0.838, 705 / 828.6, 1979e12, 1535.0 / 1979)):
         s = scenario_from_dict({"model": "llama-3-8b", "gpu": gpu, "framework": "megatron", "precision": "fp8"})
         hw = hardware_for(s)
@@ -222,6 +222,25 @@ def test_hopper_and_gb200_compute_bf16_and_fp8_at_the_share_gpu_fryer_sustains()
         assert math.isclose(rates.linear, fp8_peak * round(fp8_mamf, 3) * round(sustained, 3))
     b200 = hardware_for(scenario_from_dict({"model": "llama-3-8b", "gpu": "b200", "precision": "fp8"}))
     assert b200.fp8_sustained_fraction == b200.sustained_fraction  # no fp8 measurement: its bf16 share
+
+
+def test_gb200_computes_at_the_share_azures_random_fp8_gemms_sustain():
+    """Azure/AI-benchmarking-guide Azure_Results/ND_GB200_v6_results.md at fa799957: cuBLASLt FP8 (e4m3) GEMMs of
+    uniform random values in [-1, 1] (gitaumark/superbenchmark cublaslt_gemm.cu at 1089cfc, cuda_array_init_randu),
+    10,000 warm-up launches before 1,000 timed ones, 2,906.9 TFLOPS at 16,384^3 on ND GB200 v6; stas00's FP8 MAMF is
+    0.723 of the 5,000 TFLOPS dense peak (3,615). The share (0.804) is the clock's, so bf16 GEMMs keep it too (the
+    BF16 MAMF, 0.729 of 2,500); gpu-fryer's all-positive BF16 operands had given 1,550 / 1,822 = 0.851."""
+    from engine.timing.data import framework_profile
+    from engine.timing.model import rates_for
+
+    sustained = round(2906.9 / (5000 * 0.723), 3)
+    assert sustained == 0.804
+    s = scenario_from_dict({"model": "llama-3-8b", "gpu": "gb200", "framework": "megatron", "precision": "fp8"})
+    hw = hardware_for(s)
+    assert hw.sustained_fraction == sustained and hw.fp8_sustained_fraction == sustained
+    rates = rates_for(s, hw, framework_profile("megatron"))
+    assert math.isclose(rates.gemm, 2500e12 * 0.729 * sustained)  # peak x MAMF fraction x sustained
+    assert math.isclose(rates.linear, 5000e12 * 0.723 * sustained)
 
 def test_mi300x_fp8_rate_takes_amds_same_chip_fp8_to_bf16_ratio_at_its_sustained_clock():
     """AMD measured its Max-Achievable FLOPs with hipBLASLt on thermally stable devices (ROCm/rocm-blogs

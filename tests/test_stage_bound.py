@@ -76,7 +76,12 @@ def test_the_counts_of_rows_over_the_bound():
     # h-hoppermoe: CUTLASS's static tile schedule, TE's GEMMs on every SM): Megatron-Bridge 26.04's Qwen3-235B-A22B
     # fp8 on 256 H100s, its middle stage 0.875 -> 1.024 of the measured step (the row +13.6..+18.9% -> -2.8..+1.7%
     # with its three release twins, which stay under the step)
-    assert len(module.over(rows)) <= 40
+    # 45 since GB200 computes at the share Azure's back-to-back FP8 GEMMs of random values give (presets/efficiency.json
+    # sustained_compute_fraction _source_gb200, 0.851 -> 0.804; h-blackwell): five GB200 stages that were at 0.967-0.997
+    # of the measured step go over it, Megatron-Bridge's NVFP4 Llama 3.1 405B on 256 GPUs (26.04 0.971 -> 1.014, 26.06
+    # 0.997 -> 1.041; its FP4 GEMMs keep the fp8 share) and its MXFP8 Qwen3-235B-A22B on 256 GPUs (26.06, 26.06.01,
+    # 26.08: 0.967-0.979 -> 1.005-1.018), while all 1,623 rows go from median 6.63% to 6.53% and p90 20.44% to 19.59%
+    assert len(module.over(rows)) <= 45
     # 66 with the rows of arXiv:2504.14960: 23 of them are over with the bubble (2 on the bound alone, Mixtral-8x22B-
     # G8T8 folding at 1.013-1.037), the model being 7-24% slow on their compute-bound Mixtral stages (docs/speed-
     # accuracy.md); the other rows' 43 are within the 50 this held before; 51 with Megatron-Bridge 26.06's NVFP4 405B on
@@ -90,14 +95,15 @@ def test_the_counts_of_rows_over_the_bound():
     # 58 with h-hoppermoe's Qwen3-235B-A22B row on 256 H100s (above)
     # 59 since Transformer Engine >= 2.18's cross-entropy is timed at its kernels' 22 bytes a logit (h-pairs,
     # presets/efficiency.json loss_bytes_per_token_per_vocab te; it was priced as the 8-byte fused loss): Megatron-
-    # Bridge's Llama 3 70B fp8 on 64 H100s, its last stage with the head 22.08 s against the measured 21.95 s (1.006)
-    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 59
+    # Bridge's Llama 3 70B fp8 on 64 H100s, its last stage with the head 22.08 s against the measured 21.95 s (1.006);
+    # 63 with GB200's Azure share (h-blackwell, above: its NVFP4 26.04 and MXFP8 Qwen3-235B-A22B rows)
+    assert len([r for r in module.over(rows, with_bubble=True) if not r.id.startswith("moefold-")]) <= 63
     # 73 with arXiv:2311.05610's fused-kernel runs (h-fusedkern: rows added, the model unchanged): 7 of them are over
     # with the bubble (3 at 1.001, the others 1.02-1.10: 30B at 8k and 65B on 64 GPUs at PP 8-16 with data-parallel 1,
     # the model 3-16% slow), 1 on the bound alone (30B at 8k, TP 4 x PP 16, trial 131645: 93.1 s of 86.2)
     # + the NVFP4 405B row, h-zbvpp's 4 and h-internevo's 2 above; 81 with h-hoppermoe's Qwen3-235B row above;
-    # 82 with h-pairs' 70B fp8 row above
-    assert len(module.over(rows, with_bubble=True)) <= 82
+    # 82 with h-pairs' 70B fp8 row above; 86 with GB200's Azure share (h-blackwell, above)
+    assert len(module.over(rows, with_bubble=True)) <= 86
 
 
 def test_the_12_pp8_rows_are_over_and_not_because_of_their_head():
