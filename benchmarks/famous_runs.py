@@ -115,20 +115,25 @@ def like_for_like(row: dict[str, Any], s: Scenario) -> dict[str, Any] | None:
 
 
 @cache
-def _twin_key(scenario_json: str) -> tuple[Any, str, str, int]:
+def _twin_key(scenario_json: str) -> tuple[Any, str, float, int]:
     """A run's model (by its shape: a row may name an inline model its own way), GPU, compute format and sequence
-    length; cached by the scenario's text, as each famous run compares every row of the set against itself."""
+    length; cached by the scenario's text, as each famous run compares every row of the set against itself. The
+    format is keyed by the GPU's dense peak in it, the rate MFU divides by: fp16 and bf16 share one peak on every
+    GPU that runs both (A100: 312 TFLOP/s each, NVIDIA A100 datasheet), so SC21's fp16 runs (arXiv:2104.04473) and
+    arXiv:2205.05198's runs of the same models on the same A100s (number format not stated, taken as bf16) are
+    twins, while fp8 (twice the peak on Hopper) stays apart."""
     s = scenario_from_dict(json.loads(scenario_json))
     spec = resolve_model(s)
     shape = tuple(getattr(spec, f.name) for f in dataclasses.fields(spec) if f.name != "name")
-    return shape, str(s.gpu), mfu_format(s), s.seq_len
+    return shape, str(s.gpu), hardware_for(s).peak(mfu_format(s)), s.seq_len
 
 
 def best_measured_twin(row: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """The fastest measured run of the published set (tokens/s per GPU) of the same model, GPU, compute format and
-    sequence length as this one, at any GPU count and layout, the run itself included: what that model has been
-    measured to reach on that GPU, against which a first plan that beats the run's own layout can be read."""
-    def key(r: dict[str, Any]) -> tuple[Any, str, str, int]:
+    """The fastest measured run of the published set (tokens/s per GPU) of the same model, GPU, compute format (by
+    its dense peak, _twin_key) and sequence length as this one, at any GPU count and layout, the run itself
+    included: what that model has been measured to reach on that GPU, against which a first plan that beats the
+    run's own layout can be read."""
+    def key(r: dict[str, Any]) -> tuple[Any, str, float, int]:
         return _twin_key(json.dumps(r["scenario"], sort_keys=True))
 
     own = key(row)
