@@ -39,7 +39,13 @@ vLLM 0.7.3 (the PyPI wheel; the logs' warnings sit at its lines, h-v0loop). What
   create ShardedTensor first') and chunk every parameter of the layer (param_hook, _ext_chunk_tensor), with a device
   synchronize per FSDP unit (15 a layer: the layer and its 14 adapter units); then get_torch_device().empty_cache()
   after each layer (fsdp_utils.py line 495) returns the layer's fp32 buffers to the driver, so the next layer
-  allocates them anew. No per-call or per-GB price was found for these, so they are printed, not priced.
+  allocates them anew. With a device mesh the sharded state dict is DTensor (_set_use_dtensor): every parameter
+  cloned whole, and verl's full_tensor() all-gathers each adapter tensor. Priced since h-verltp8
+  (engine/posttraining/adapter_summon.py): each unit's summon (a no-grad forward visit's FSDP1 calls and measured
+  Python) and two synchronizes, the adapter units' and full_tensor's all-gathers at NCCL's small-message latency,
+  the clones' bytes: about 10 ms a layer of the 28 (2 GPUs) to 106 (8 GPUs) measured beyond the estimate. Not
+  priced (no figure): DTensor's own Python per parameter, peft's state-dict filter, empty_cache and the fresh
+  allocations it forces.
 - Not in the code, a reading of it: a TP-8 engine's ranks meet at every all-reduce (NCCL, 2 a layer), so a
   host-bound step advances at its slowest rank's launches, 8 processes against 2 at TP 2 (Python's garbage
   collection and the OS's scheduling pause one rank at a time). No source prices that spread.
@@ -182,7 +188,8 @@ def print_reshard(figures: list[dict[str, Any]]) -> None:
               f"{f['layer_fp32_bytes'] / 1e9:.2f} | {per_layer * 1e3 / (f['layer_fp32_bytes'] / 1e9):.1f} |")
     print("\nverl's layered summon (module docstring) unshards each decoder layer in fp32, then empty_cache: each layer "
           "allocates and frees its full fp32 buffers anew, and under SHARDED_STATE_DICT its state_dict() clones every "
-          "parameter again; no per-call or per-GB figure for either was found.")
+          "parameter again. The estimate prices the units' summon, synchronizes, tiny all-gathers and the clones' "
+          "bytes (adapter_summon.py); DTensor's Python, empty_cache and the fresh allocations have no figure.")
 
 
 def print_candidates(figures: list[dict[str, Any]]) -> None:
