@@ -42,7 +42,7 @@ vLLM 0.7.3 (the PyPI wheel; the logs' warnings sit at its lines, h-v0loop). What
   allocates them anew. With a device mesh the sharded state dict is DTensor (_set_use_dtensor): every parameter
   cloned whole, and verl's full_tensor() all-gathers each adapter tensor. Priced since h-verltp8
   (engine/posttraining/adapter_summon.py): each unit's summon (a no-grad forward visit's FSDP1 calls and measured
-  Python) and two synchronizes, the adapter units' and full_tensor's all-gathers at NCCL's small-message latency,
+  Python) and three synchronizes, the adapter units' and full_tensor's all-gathers at NCCL's small-message latency,
   the clones' bytes: about 10 ms a layer of the 28 (2 GPUs) to 106 (8 GPUs) measured beyond the estimate. Not
   priced (no figure): DTensor's own Python per parameter, peft's state-dict filter, empty_cache and the fresh
   allocations it forces.

@@ -5,8 +5,9 @@
   every GRPO-LoRA script of that commit): per decoder layer summon_full_params, layer.state_dict() (SHARDED_STATE_DICT
   with DTensor, the actor being built with a device mesh), `param.full_tensor().detach().cpu()` of each adapter tensor;
 - pytorch FSDP1 _unshard_param_utils.py _unshard_fsdp_state_params: a device synchronize per FSDP state, in the
-  summon and again in the state-dict pre-hook; the summon's unshard / reshard are a no-grad forward visit's calls
-  without the module call (engine/timing/fsdp1_host.py); _shard_utils.py _create_chunk_dtensor clones every parameter.
+  summon and again in the state-dict pre-hook, which also synchronizes in _common_pre_state_dict_hook; the summon's
+  unshard / reshard are a no-grad forward visit's calls without the module call (engine/timing/fsdp1_host.py);
+  _shard_utils.py _create_chunk_dtensor clones every parameter.
 """
 
 import json
@@ -41,8 +42,9 @@ def test_the_7b_rows_collection_is_its_units_tensors_and_bytes():
     launch, view, sync = (fig["launch_seconds"]["value"] * factor, fig["view_seconds"]["value"] * factor,
                           fig["sync_seconds"]["value"])
     # a no-grad forward visit's 2 kernels and 26 PyTorch calls (fsdp1_host.py VISIT_CALLS) and FSDP1's measured Python,
-    # no module call; two synchronizes (the summon's and the state-dict pre-hook's)
-    per_unit = 2 * launch + (26 + FSDP1_PYTHON_VIEW_CALLS["forward"]) * view + 2 * sync
+    # no module call; three synchronizes (the summon's, and the sharded state-dict pre-hook's
+    # _common_pre_state_dict_hook and _unshard_fsdp_state_params)
+    per_unit = 2 * launch + (26 + FSDP1_PYTHON_VIEW_CALLS["forward"]) * view + 3 * sync
     # every adapter unit's flat parameter and every adapter tensor's full_tensor(): a few-byte all-gather over 8 ranks
     gathers = 2 * 392 * small_message_latency(hw, ALL_GATHER, 8, 8, nvlink_domain(s, hw))
     # every decoder-layer parameter (base and adapters, fp32) cloned: read and written once

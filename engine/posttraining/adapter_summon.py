@@ -18,14 +18,15 @@ Read at volcengine/verl 9466d371e (the commit that linked the verl-data GRPO-LoR
   (pre_unshard, the flat parameter's all-gather, post_unshard) and on exit _reshard: the same calls as a unit's
   no-grad forward visit without the wrapped module's call (engine/timing/fsdp1_host.py VISIT_CALLS "forward" and its
   measured Python, FSDP1_PYTHON_VIEW_CALLS).
-- layer.state_dict() under SHARDED_STATE_DICT runs each unit's _sharded_pre_state_dict_hook ->
+- layer.state_dict() under SHARDED_STATE_DICT runs each unit's _sharded_pre_state_dict_hook
+  (torch/distributed/fsdp/_state_dict_utils.py): _common_pre_state_dict_hook (`synchronize()`), then
   _common_unshard_pre_state_dict_hook -> _enter_unshard_params_ctx -> _unshard_fsdp_state_params again: its handle is
   already SUMMON_FULL_PARAMS, so it yields at once, after one more `synchronize()`. The post hook's param_hook then
   makes every parameter of the layer a DTensor through _create_chunk_dtensor (torch/distributed/fsdp/_shard_utils.py:
   `tensor.detach().clone()` of the whole full-precision parameter, then DTensor.from_local(...).redistribute(Shard(0))).
 - verl's `param.full_tensor()` on each adapter tensor redistributes it to Replicate: an all-gather over the FSDP mesh,
   waited for by the synchronous `.cpu()` that follows (its round trip is adapter_sync.py's).
-Priced here: per unit, the visit's host calls less the module call, and two device synchronizes
+Priced here: per unit, the visit's host calls less the module call, and three device synchronizes
 (presets/host_overhead.json sync_seconds); per adapter unit, its tiny flat parameter's all-gather and per adapter
 tensor the full_tensor all-gather, each at NCCL's small-message latency over the FSDP ranks (engine/timing/
 collectives.py small_message_latency; the decoder layer's own all-gather is adapter_sync.py's bytes); per parameter
@@ -49,8 +50,9 @@ from .adapter_sync import adapter_tensors
 from .adapter_units import wraps_adapter_units
 from .phases import StepParts
 
-# _unshard_fsdp_state_params' synchronize in the summon and again in the sharded state-dict pre-hook (docstring)
-SYNCS_PER_UNIT = 2
+# _unshard_fsdp_state_params' synchronize in the summon, and in the sharded state-dict pre-hook
+# _common_pre_state_dict_hook's and _unshard_fsdp_state_params' again (module docstring)
+SYNCS_PER_UNIT = 3
 CLONE_PASSES = 2  # _create_chunk_dtensor's clone reads and writes each full-precision parameter once
 
 
