@@ -43,9 +43,11 @@ vLLM 0.7.3 (the PyPI wheel; the logs' warnings sit at its lines, h-v0loop). What
   cloned whole, and verl's full_tensor() all-gathers each adapter tensor. Priced since h-verltp8
   (engine/posttraining/adapter_summon.py): each unit's summon (a no-grad forward visit's FSDP1 calls and measured
   Python) and three synchronizes, the adapter units' and full_tensor's all-gathers at NCCL's small-message latency,
-  the clones' bytes: about 10 ms a layer of the 28 (2 GPUs) to 106 (8 GPUs) measured beyond the estimate. Not
-  priced (no figure): DTensor's own Python per parameter, peft's state-dict filter, empty_cache and the fresh
-  allocations it forces.
+  the clones' bytes, and the DTensor chunk's and full_tensor's Python (benchmarks/verl_dtensor_state_dict_host.py):
+  about 16 ms a layer of the 28 (2 GPUs) to 106 (8 GPUs) measured beyond the estimate before it, so the 2-GPU rows
+  keep about 12 ms a layer and the 8-GPU rows 33-88 ms, growing with the layer's bytes. Not priced (no figure):
+  full_tensor's collective's own host work, peft's state-dict filter, empty_cache and the fresh allocations it
+  forces.
 - Not in the code, a reading of it: a TP-8 engine's ranks meet at every all-reduce (NCCL, 2 a layer), so a
   host-bound step advances at its slowest rank's launches, 8 processes against 2 at TP 2 (Python's garbage
   collection and the OS's scheduling pause one rank at a time). No source prices that spread.
@@ -190,8 +192,8 @@ def print_reshard(figures: list[dict[str, Any]]) -> None:
               f"{f['layer_fp32_bytes'] / 1e9:.2f} | {per_layer * 1e3 / (f['layer_fp32_bytes'] / 1e9):.1f} |")
     print("\nverl's layered summon (module docstring) unshards each decoder layer in fp32, then empty_cache: each layer "
           "allocates and frees its full fp32 buffers anew, and under SHARDED_STATE_DICT its state_dict() clones every "
-          "parameter again. The estimate prices the units' summon, synchronizes, tiny all-gathers and the clones' "
-          "bytes (adapter_summon.py); DTensor's Python, empty_cache and the fresh allocations have no figure.")
+          "parameter again. The estimate prices the units' summon, synchronizes, tiny all-gathers, the clones' bytes "
+          "and DTensor's measured Python (adapter_summon.py); empty_cache and the fresh allocations have no figure.")
 
 
 # vLLM 0.7.3 lora/ops/triton_ops/utils.py _get_default_config (no tuned configs: _get_op_configs returns None):

@@ -26,13 +26,16 @@ Read at volcengine/verl 9466d371e (the commit that linked the verl-data GRPO-LoR
   `tensor.detach().clone()` of the whole full-precision parameter, then DTensor.from_local(...).redistribute(Shard(0))).
 - verl's `param.full_tensor()` on each adapter tensor redistributes it to Replicate: an all-gather over the FSDP mesh,
   waited for by the synchronous `.cpu()` that follows (its round trip is adapter_sync.py's).
-Priced here: per unit, the visit's host calls less the module call, and three device synchronizes
+Priced here: per state-dict tensor, _create_chunk_dtensor's Python and its clone's launch, and per adapter tensor
+full_tensor()'s Python, both measured by running torch's own code on the CPU (benchmarks/
+verl_dtensor_state_dict_host.py, in view calls: DTENSOR_CHUNK_PYTHON_VIEW_CALLS, FULL_TENSOR_PYTHON_VIEW_CALLS); per
+unit, the visit's host calls less the module call, and three device synchronizes
 (presets/host_overhead.json sync_seconds); per adapter unit, its tiny flat parameter's all-gather and per adapter
 tensor the full_tensor all-gather, each at NCCL's small-message latency over the FSDP ranks (engine/timing/
 collectives.py small_message_latency; the decoder layer's own all-gather is adapter_sync.py's bytes); per parameter
 byte of the decoder layers, the clone's read and write at the GPU's memory rate (in series: the host waits for it at
-the first `.cpu()`). Not priced, for want of a figure: DTensor.from_local / redistribute's own Python per parameter,
-peft's get_peft_model_state_dict, empty_cache after each layer (the next layer allocates its buffers anew).
+the first `.cpu()`). Not priced, for want of a figure: full_tensor's collective's own host work (one rank in the
+measurement), peft's get_peft_model_state_dict, empty_cache after each layer (the next layer allocates anew).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from ..memory.states import whole_model_params
 from ..scenario import Scenario
 from ..timing.collectives import ALL_GATHER, small_message_latency
 from ..timing.fsdp1_host import wraps_layer_units
-from ..timing.host import host_speed_factor, visit_host_seconds
+from ..timing.host import host_call_seconds, host_speed_factor, visit_host_seconds
 from ..timing.host_table import host_figures
 from ..timing.links import nvlink_domain
 from .adapter_sync import adapter_tensors
@@ -54,6 +57,12 @@ from .phases import StepParts
 # _common_pre_state_dict_hook's and _unshard_fsdp_state_params' again (module docstring)
 SYNCS_PER_UNIT = 3
 CLONE_PASSES = 2  # _create_chunk_dtensor's clone reads and writes each full-precision parameter once
+# Python per call beyond the clone's launch, in view calls (host_overhead.json view_seconds): benchmarks/
+# verl_dtensor_state_dict_host.py runs torch 2.14.1's _create_chunk_dtensor and DTensor.full_tensor on the CPU (one
+# gloo rank), the median of three invocations of 5 runs each on the shared 2-core build host (chunk 48.9, 39.7, 53.0;
+# full_tensor 31.5, 20.8, 28.2 view calls); the runs' torch (2.5 / 2.6) is not the one measured
+DTENSOR_CHUNK_PYTHON_VIEW_CALLS = 48.9
+FULL_TENSOR_PYTHON_VIEW_CALLS = 28.2
 
 
 def summoned_units(s: Scenario, spec: Any) -> tuple[int, int]:
@@ -61,6 +70,15 @@ def summoned_units(s: Scenario, spec: Any) -> tuple[int, int]:
     them, the adapters' (their flat parameters are all-gathered at small-message latency)."""
     adapters = adapter_tensors(s, spec)
     return (spec.layers if wraps_layer_units(s) else 0) + adapters, adapters
+
+
+def state_dict_tensors(s: Scenario, spec: Any) -> int:
+    """Tensors the summoned layers' state dicts hold: each layer's linear weights (q, k, v apart, as Hugging Face
+    keeps them), its q / k / v and o biases where the model has them, its norms (with their biases), and the
+    adapters' A and B (a lower bound: a biased MLP's biases are left out)."""
+    base = (len(spec.layer_linears(spec.is_moe)) + 3 * spec.qkv_bias + spec.o_bias
+            + spec.norms_per_layer * (2 if spec.norm_bias else 1))
+    return spec.layers * base + adapter_tensors(s, spec)
 
 
 def adapter_summon_seconds(p: StepParts, s: Scenario, hw: Any) -> float:
@@ -78,7 +96,11 @@ def adapter_summon_seconds(p: StepParts, s: Scenario, hw: Any) -> float:
     gathers = adapter_units + adapter_tensors(s, spec)  # the units' flat parameters, then full_tensor per tensor
     layer_params = spec.total_params - spec.embedding_params - spec.head_params + whole_model_params(s, spec).lora
     clones = CLONE_PASSES * layer_params * p.dt.weight / hw.memory_bytes_per_s
-    return units * per_unit + gathers * latency + clones
+    launch, view = host_call_seconds(s)
+    dtensors = (state_dict_tensors(s, spec) * (DTENSOR_CHUNK_PYTHON_VIEW_CALLS * view + launch)
+                + adapter_tensors(s, spec) * FULL_TENSOR_PYTHON_VIEW_CALLS * view)
+    return units * per_unit + gathers * latency + clones + dtensors
 
 
-__all__ = ["CLONE_PASSES", "SYNCS_PER_UNIT", "adapter_summon_seconds", "summoned_units"]
+__all__ = ["CLONE_PASSES", "DTENSOR_CHUNK_PYTHON_VIEW_CALLS", "FULL_TENSOR_PYTHON_VIEW_CALLS", "SYNCS_PER_UNIT",
+           "adapter_summon_seconds", "state_dict_tensors", "summoned_units"]
