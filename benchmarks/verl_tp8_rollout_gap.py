@@ -39,7 +39,15 @@ vLLM 0.7.3 (the PyPI wheel; the logs' warnings sit at its lines, h-v0loop). What
   create ShardedTensor first') and chunk every parameter of the layer (param_hook, _ext_chunk_tensor), with a device
   synchronize per FSDP unit (15 a layer: the layer and its 14 adapter units); then get_torch_device().empty_cache()
   after each layer (fsdp_utils.py line 495) returns the layer's fp32 buffers to the driver, so the next layer
-  allocates them anew. No per-call or per-GB price was found for these, so they are printed, not priced.
+  allocates them anew. With a device mesh the sharded state dict is DTensor (_set_use_dtensor): every parameter
+  cloned whole, and verl's full_tensor() all-gathers each adapter tensor. Priced since h-verltp8
+  (engine/posttraining/adapter_summon.py): each unit's summon (a no-grad forward visit's FSDP1 calls and measured
+  Python) and three synchronizes, the adapter units' and full_tensor's all-gathers at NCCL's small-message latency,
+  the clones' bytes, and the DTensor chunk's and full_tensor's Python (benchmarks/verl_dtensor_state_dict_host.py):
+  about 16 ms a layer of the 28 (2 GPUs) to 106 (8 GPUs) measured beyond the estimate before it, so the 2-GPU rows
+  keep about 12 ms a layer and the 8-GPU rows 33-88 ms, growing with the layer's bytes. Not priced (no figure):
+  full_tensor's collective's own host work, peft's state-dict filter, empty_cache and the fresh allocations it
+  forces.
 - Not in the code, a reading of it: a TP-8 engine's ranks meet at every all-reduce (NCCL, 2 a layer), so a
   host-bound step advances at its slowest rank's launches, 8 processes against 2 at TP 2 (Python's garbage
   collection and the OS's scheduling pause one rank at a time). No source prices that spread.
@@ -61,6 +69,7 @@ from engine import scenario_from_dict  # noqa: E402
 from engine.accuracy import posttraining_time as ptt  # noqa: E402
 from engine.memory.states import whole_model_params  # noqa: E402
 from engine.posttraining import rollout_collectives  # noqa: E402
+from engine.posttraining.engine_adapters import lora_linears_and_slices  # noqa: E402
 from engine.posttraining.estimate import step_parts  # noqa: E402
 from engine.posttraining.phase_offload import pageable_fraction  # noqa: E402
 from engine.posttraining.rollout_collectives import ACTIVATION_BYTES, ALL_REDUCES_PER_LAYER, all_reduce_seconds  # noqa: E402
@@ -124,6 +133,7 @@ def row_figures(row: dict[str, Any]) -> dict[str, Any]:
         "custom_ar": per_step * all_reduce_seconds(s, hw, tp, message),
         "nccl_ar": per_step * nccl_all_reduce_seconds(s, hw, tp, message),
         "logits_gather": (tp - 1) / tp * running * spec.vocab * LOGIT_BYTES / hw.intra_bytes_per_s,
+        "lora_slices_per_layer": lora_linears_and_slices(spec)[1] // spec.layers,
         "adapter_bytes": adapters * FP32_BYTES, "layer_fp32_bytes": spec.total_params * FP32_BYTES / spec.layers,
         "adapter_copies": adapters * FP32_BYTES / (hw.host_bytes_per_s * pageable_fraction(s))
         + adapters * LOGIT_BYTES / hw.host_bytes_per_s,
@@ -182,7 +192,54 @@ def print_reshard(figures: list[dict[str, Any]]) -> None:
               f"{f['layer_fp32_bytes'] / 1e9:.2f} | {per_layer * 1e3 / (f['layer_fp32_bytes'] / 1e9):.1f} |")
     print("\nverl's layered summon (module docstring) unshards each decoder layer in fp32, then empty_cache: each layer "
           "allocates and frees its full fp32 buffers anew, and under SHARDED_STATE_DICT its state_dict() clones every "
-          "parameter again; no per-call or per-GB figure for either was found.")
+          "parameter again. The estimate prices the units' summon, synchronizes, tiny all-gathers, the clones' bytes "
+          "and DTensor's measured Python (adapter_summon.py); empty_cache and the fresh allocations have no figure.")
+
+
+# vLLM 0.7.3 lora/ops/triton_ops/utils.py _get_default_config (no tuned configs: _get_op_configs returns None):
+# bgmv_shrink runs SPLIT_K 64 programs per sequence, bgmv_expand_slice SPLIT_N 64 (_check_divisibility of a width
+# divisible by 64), each with num_warps 8; bgmv_shrink.py / bgmv_expand_slice.py grid = (SPLIT, batches)
+PUNICA_PROGRAMS_PER_SEQUENCE = 64
+PUNICA_KERNELS_PER_SLICE = 2  # bgmv_shrink and bgmv_expand_slice (engine_adapters.TRITON_LAUNCHES_PER_SLICE)
+
+
+def _fit(points: list[tuple[float, float]]) -> tuple[float, float]:
+    """Least-squares slope and intercept of (x, y) points."""
+    n = len(points)
+    mx, my = sum(x for x, _ in points) / n, sum(y for _, y in points) / n
+    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+    return slope, my - slope * mx
+
+
+def print_layer_slope(figures: list[dict[str, Any]]) -> None:
+    """The per-iteration time against the layer count over the rows of one batch (320 sequences an engine), TP 2 and
+    TP 8 together: how much a layer costs and what the iteration costs besides, measured and estimated."""
+    full = [f for f in figures if f["running"] == max(g["running"] for g in figures)]
+    print("\n## Per decode iteration against layers, the 320-sequence rows (TP 2 and TP 8 together), least squares\n")
+    print("| rows | timer | n | measured ms a layer | estimated ms a layer | measured ms besides | "
+          "estimated ms besides |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for name, rows, timer in (("MATH / mixed", [f for f in full if f["generate"] is not None], "generate_sequences"),
+                              ("GSM8K", [f for f in full if f["generate"] is None], "gen")):
+        if len(rows) < 3:
+            continue
+        measured = _fit([(f["layers"], (f["generate"] or f["gen"]) / f["iterations"] * 1e3) for f in rows])
+        estimated = _fit([(f["layers"], f["est_decode"] / f["iterations"] * 1e3) for f in rows])
+        print(f"| {name} | {timer} | {len(rows)} | {measured[0]:.2f} | {estimated[0]:.2f} | {measured[1]:.1f} | "
+              f"{estimated[1]:.1f} |")
+    slices = next(iter(full))["lora_slices_per_layer"]
+    print(f"\nA layer costs about 1 ms more than estimated whatever the model's width (0.5B to 72B, hidden 896 to "
+          f"8,192) and TP, while the rest of the iteration is estimated longer than measured, and the rows with fewer "
+          f"sequences an engine (3B at 187-232, 7B at 80) are estimated long: a per-layer cost that grows with the "
+          f"batch, not the width. The punica kernels have that shape: vLLM 0.7.3 launches "
+          f"{PUNICA_KERNELS_PER_SLICE} x {slices} = {PUNICA_KERNELS_PER_SLICE * slices} bgmv kernels a Qwen2 layer, "
+          f"each with {PUNICA_PROGRAMS_PER_SEQUENCE} programs of 8 warps per sequence (one K or N chunk each, one "
+          f"loop iteration at these widths), so "
+          f"{PUNICA_KERNELS_PER_SLICE * slices * PUNICA_PROGRAMS_PER_SEQUENCE * 320:,} programs a layer at 320 "
+          "sequences on every width. The estimate gives them the small-kernel fixed time only "
+          "(engine_adapters.adapter_decode_fixed_seconds): no measured time of bgmv at a batch of hundreds on an "
+          "H100 was found, so it is not priced (a device check: time bgmv_shrink / bgmv_expand_slice at batch 80, "
+          "187, 320, rank 32, K 896 and 5,120).")
 
 
 def print_candidates(figures: list[dict[str, Any]]) -> None:
@@ -206,6 +263,7 @@ def main() -> int:
     figures = [row_figures(row) for row in rows]
     print_timers(figures)
     print_iterations(figures)
+    print_layer_slope(figures)
     print_reshard(figures)
     print_candidates(figures)
     return 0

@@ -26,6 +26,7 @@ BENCHMARKS = REPO / "benchmarks"
 # Benchmarks that run in an environment of their own (torch, a vLLM release's Python files), never the planner's:
 # their docstrings name it. Not imported here (their top-level imports need it), only compiled.
 OUTSIDE_ENVIRONMENT = {
+    "verl_dtensor_state_dict_host": "runs torch's FSDP1 DTensor state-dict chunk and full_tensor on the CPU: torch",
     "dgx_host_ratio": "times torch.narrow and vLLM 0.11.2 on the CPU: torch's environment (its docstring: "
                       "/tmp/samplervenv with vLLM 0.11.2's files)",
     "vllm_v0_eager_decode_host": "runs vLLM 0.7.3's model code: torch and the release's Python files",

@@ -93,9 +93,14 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # 0.7.3 scheduler.py _schedule_default), h-nemomoe2: the 3B row's 320 sequences on an engine holding 232 decode
     # 320 / 232 = 1.38 passes of the mean completion, not 2 whole waves: generation +27.0% -> -1.6%, the step
     # +21.1% -> -1.8%, so no verl-data row is estimated long
-    assert not [c.id for c in verl_data if c.error("step") > 0]
+    # the reshard's collection of the adapters per FSDP unit, adapter tensor and parameter byte (engine/posttraining/
+    # adapter_summon.py: verl 9466d371e layered_summon_lora_params, FSDP1's _unshard_fsdp_state_params and DTensor
+    # state dict, its DTensor chunks and full_tensor measured by benchmarks/verl_dtensor_state_dict_host.py), h-verltp8:
+    # 17 ms a layer, so the 3B row (the one near zero) goes from -0.0% to +0.8% in the step and -0.3% to +0.7% in
+    # generation; every other GSM8K row stays short
+    assert [c.id for c in verl_data if c.error("step") > 0] == ["verl-data-time-grpo-lora-qwen2.5-3b-2gpu"]
     three_b = next(c for c in verl_data if c.id == "verl-data-time-grpo-lora-qwen2.5-3b-2gpu")
-    assert -0.05 < three_b.error("generation") < 0.0 and -0.05 < three_b.error("step") < 0.0
+    assert -0.05 < three_b.error("generation") < 0.02 and -0.05 < three_b.error("step") < 0.02
     # one currency for build-host timings (engine_sampler.py run_host_per_build_host_second: the V0 sampler and V1's
     # output processing in the build host's view calls at view_seconds, as the other measured host terms; lead,
     # after h-review17): generation -13.0% -> -9.6%, the step -13.0% -> -10.2%; padding-free micro-batches of a fixed
@@ -117,7 +122,8 @@ def test_summary_matches_the_rows_and_holds_the_reported_gap() -> None:
     # an NCCL collective (contention.nccl_sm_share 1/2) lengthened the update
     assert -0.09 < ptt.signed_median(verl_data, "update") < 0.0
     assert -0.18 < ptt.signed_median(verl_data, "step") < -0.08
-    assert -0.18 < ptt.signed_median(verl_data, "generation") < -0.08
+    # h-verltp8's adapter collection (adapter_summon.py) above: generation -8.5% -> -7.6% (the median row, 1.5B)
+    assert -0.18 < ptt.signed_median(verl_data, "generation") < -0.07
 
 
 def test_decode_iteration_measured_far_above_the_roofline() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.posttraining.adapter_summon import adapter_summon_seconds
 from engine.posttraining.adapter_sync import adapter_tensors, serves_adapters
 from engine.posttraining.estimate import step_parts
 from engine.scenario import resolve_model, scenario_from_dict
@@ -45,7 +46,11 @@ def test_the_lora_rows_sync_is_the_full_precision_gather_the_adapters_copies_and
     # memory and back
     assert p.engine.weight_bytes >= spec.total_params * 2 / 2
     sleep = 2 * p.engine.weight_bytes / hw.host_bytes_per_s
-    assert _sync(VERL_7B) == pytest.approx(gather + copies + sleep, rel=1e-9)
+    # and the adapters' collection per FSDP unit, tensor and byte (adapter_summon.py, its own test:
+    # tests/test_verl_adapter_summon.py)
+    summon = adapter_summon_seconds(p, s, hw)
+    assert summon > 0
+    assert _sync(VERL_7B) == pytest.approx(gather + copies + sleep + summon, rel=1e-9)
     # the merged-weights sync it replaces: the policy's bf16 bytes over the node's link, smaller than the fp32 gather
     assert gather > spec.total_params * 2 / hw.intra_bytes_per_s
 

@@ -32,6 +32,7 @@ from ..frameworks import defaults_for
 from ..memory.states import whole_model_params
 from ..scenario import Scenario
 from ..timing.host_table import host_figures
+from .adapter_summon import adapter_summon_seconds
 from .adapter_sync import adapter_sync_seconds, adapter_tensors, serves_adapters
 from .phases import StepParts
 
@@ -63,10 +64,10 @@ def adapters_into_engine_seconds(p: StepParts, s: Scenario, hw: Any) -> float:
     """Seconds a step spends putting the LoRA adapters into an engine that does not share the policy's weights (a
     separate one): where the framework hands them anew at every generate() call, those loads are how they get there
     (load_lora takes the policy's own tensors, module docstring), so they replace the sync; else the framework's
-    adapter sync (adapter_sync.py)."""
+    adapter sync (adapter_sync.py) with the collection's per-unit, per-tensor and per-byte work (adapter_summon.py)."""
     if loads_adapters_per_generate(s):
         return per_generate_adapter_load_seconds(p, s, hw)
-    return adapter_sync_seconds(p, s, hw)
+    return adapter_sync_seconds(p, s, hw) + adapter_summon_seconds(p, s, hw)
 
 
 __all__ = ["adapter_load_call_seconds", "adapters_into_engine_seconds", "loads_adapters_per_generate",

@@ -27,9 +27,11 @@ wake_up(tags=["kv_cache"]). __exit__ (inside timing_s/gen, after generate_sequen
   CPU backup allocated with pin_memory=is_pin_memory_available(), then unmapped; wake_up maps it again and copies it
   back. So the engine's weights cross the host link twice a step (pinned), whatever the policy's method. Level 2
   discards them (nothing copied back: the sync rewrites them).
-Not counted, for want of a figure: the empty_cache calls (one per summoned layer under layered_summon, each
-returning the allocator's free blocks to the driver), vLLM's add_lora (LoRAModel.from_lora_tensors on the CPU and
-the copy into its LoRA stacks), the KV cache's re-mapping at wake-up.
+The collection's work per FSDP unit, adapter tensor and parameter byte (the summon's unshards, the synchronizes, the
+DTensor state dict's clones, full_tensor's all-gathers): adapter_summon.py, added where the sync is taken
+(adapter_load.py adapters_into_engine_seconds). Not counted, for want of a figure: the empty_cache calls (one per
+summoned layer under layered_summon, each returning the allocator's free blocks to the driver), vLLM's add_lora
+(LoRAModel.from_lora_tensors on the CPU and the copy into its LoRA stacks), the KV cache's re-mapping at wake-up.
 """
 
 from __future__ import annotations
