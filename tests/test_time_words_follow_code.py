@@ -124,3 +124,46 @@ def test_the_time_tabs_hover_shows_the_words_and_figures_of_the_scenario_at_hand
     share = nccl_sm_share(hardware_for(s), False, (s, resolve_model(s), True))
     assert f"displaced_share = {share:.3g}" in hover and "nccl_sms = 16" in hover
     assert "clip_passes = 2" in hover and "gradient buffer" not in hover
+
+
+# h-review22: the words of session 22's mechanisms against their code paths
+
+def _vision(**kw):
+    # ms-swift's Megatron Qwen2.5-VL-7B DPO example as tests/data/published/posttraining_time.json enters it, here
+    # without checkpointing, so only the frozen-backward tower's own checkpointing runs anything again
+    return scenario_from_dict({"model": "qwen2.5-vl-7b", "gpu": "a100-80gb", "gpus_per_node": 4, "tp": 4,
+                               "framework": "megatron", "method": "full", "checkpointing": "none", "micro_batch": 1,
+                               "seq_len": 4096, "images_per_sample": 1, "image_resolution": 980, **kw})
+
+
+def test_the_image_encoder_words_say_a_frozen_backward_tower_runs_its_input_gradients_and_its_blocks_again():
+    # engine/timing/vision_time.py vision_seconds: a frozen-backward tower (ms-swift's vit_gradient_checkpointing on a
+    # frozen tower, modelscope/ms-swift a161d54d4 swift/megatron/trainers/base.py lines 266-275) has a backward with
+    # no weight gradient and runs its checkpointed blocks again whatever the scenario's checkpointing
+    from engine.timing.data import framework_profile
+    from engine.timing.model import rates_for
+    from engine.timing.vision_time import vision_seconds
+
+    def tower(mode):
+        s = _vision(vision_tower=mode)
+        v = resolve_model(s).vision
+        return vision_seconds(s, v, rates_for(s, hardware_for(s), framework_profile(s.framework)), 1)
+
+    frozen, back, trained = tower("frozen"), tower("frozen-backward"), tower("trained")
+    assert frozen.gemm_bwd == frozen.recompute == 0.0
+    assert back.gemm_bwd > 0.0 and back.wgrad == 0.0 and trained.wgrad > 0.0
+    assert back.recompute > 0.0 and trained.recompute == 0.0  # checkpointing none: only frozen-backward's own
+    assert "frozen-backward: input gradients only" in FORMULAS["compute"]
+    assert "backward only where the tower trains" not in FORMULAS["compute"]
+    assert "a frozen-backward one's always (its blocks checkpointed)" in FORMULAS["recompute"]
+
+
+def test_the_recompute_words_name_the_lm_head_where_the_frameworks_checkpointing_wraps_it():
+    # model.py _ends_seconds adds the head's forward matmul to the recompute under full checkpointing where the
+    # profile says its checkpointing wraps the head: Aleph-Alpha/scaling 78489292be parallel_module.py lines 260-270
+    # (presets/efficiency.json _checkpoint_recomputes_head_source); Megatron's wraps the transformer layers only
+    wrapping = {name for name, prof in efficiency()["frameworks"].items()
+                if isinstance(prof, dict) and prof.get("checkpoint_recomputes_head")}
+    assert wrapping == {"aleph-alpha-scaling"}
+    assert "the LM head's matmul too where the framework's checkpointing wraps it" in FORMULAS["recompute"]
+
