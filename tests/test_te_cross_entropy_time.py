@@ -38,3 +38,23 @@ def test_each_release_of_the_kernel_is_timed_as_itself():
     # the vocabulary split over TP (vocab-parallel), 22 and 10 bytes per logit at 3 TB/s
     assert te == pytest.approx(8192 * spec.vocab / 2 * 22 / 3e12)
     assert te / inplace == pytest.approx(22 / 10)
+
+
+def test_rows_run_before_transformer_engine_2_18_take_the_in_place_kernel():
+    """The fp32 gradient came with TransformerEngine 01bbe3ee (merged 2026-07-09, tag v2.18 2026-08-04): a run in a
+    NeMo / Megatron-Bridge container of an earlier release, or measured before that merge, ran the in-place kernel
+    (h-review22: Together's NeMo 25.11.01 runs and the Megatron-Bridge skills cards' runs of 2026-03 to 2026-06 said
+    'te' and were timed at 22 bytes a logit)."""
+    import re
+
+    from engine.accuracy.published_throughput import load_rows
+
+    checked = 0
+    for r in load_rows():
+        path = r["scenario"].get("cross_entropy")
+        release = re.search(r"(?:nemo|bridge-)(\d\d)\.(\d\d)", r["id"])
+        dated = r["id"].startswith(("mbridge-skill-llama3_70b", "megatron-bridge-skills-qwen3_30b_a3b-h100-16-tp2pp2ep4"))
+        if path in ("te", "te-inplace") and (dated or release and (int(release[1]), int(release[2])) < (26, 8)):
+            assert path == "te-inplace", r["id"]
+            checked += 1
+    assert checked >= 200  # the Megatron-Bridge 25.09-26.06 tables, Together's two runs and the skills cards' 13

@@ -124,3 +124,105 @@ def test_the_time_tabs_hover_shows_the_words_and_figures_of_the_scenario_at_hand
     share = nccl_sm_share(hardware_for(s), False, (s, resolve_model(s), True))
     assert f"displaced_share = {share:.3g}" in hover and "nccl_sms = 16" in hover
     assert "clip_passes = 2" in hover and "gradient buffer" not in hover
+
+
+# h-review22: the words of session 22's mechanisms against their code paths
+
+def _vision(**kw):
+    # ms-swift's Megatron Qwen2.5-VL-7B DPO example as tests/data/published/posttraining_time.json enters it, here
+    # without checkpointing, so only the frozen-backward tower's own checkpointing runs anything again
+    return scenario_from_dict({"model": "qwen2.5-vl-7b", "gpu": "a100-80gb", "gpus_per_node": 4, "tp": 4,
+                               "framework": "megatron", "method": "full", "checkpointing": "none", "micro_batch": 1,
+                               "seq_len": 4096, "images_per_sample": 1, "image_resolution": 980, **kw})
+
+
+def test_the_image_encoder_words_say_a_frozen_backward_tower_runs_its_input_gradients_and_its_blocks_again():
+    # engine/timing/vision_time.py vision_seconds: a frozen-backward tower (ms-swift's vit_gradient_checkpointing on a
+    # frozen tower, modelscope/ms-swift a161d54d4 swift/megatron/trainers/base.py lines 266-275) has a backward with
+    # no weight gradient and runs its checkpointed blocks again whatever the scenario's checkpointing
+    from engine.timing.data import framework_profile
+    from engine.timing.model import rates_for
+    from engine.timing.vision_time import vision_seconds
+
+    def tower(mode):
+        s = _vision(vision_tower=mode)
+        v = resolve_model(s).vision
+        return vision_seconds(s, v, rates_for(s, hardware_for(s), framework_profile(s.framework)), 1)
+
+    frozen, back, trained = tower("frozen"), tower("frozen-backward"), tower("trained")
+    assert frozen.gemm_bwd == frozen.recompute == 0.0
+    assert back.gemm_bwd > 0.0 and back.wgrad == 0.0 and trained.wgrad > 0.0
+    assert back.recompute > 0.0 and trained.recompute == 0.0  # checkpointing none: only frozen-backward's own
+    assert "frozen-backward: input gradients only" in FORMULAS["compute"]
+    assert "backward only where the tower trains" not in FORMULAS["compute"]
+    assert "a frozen-backward one's always (its blocks checkpointed)" in FORMULAS["recompute"]
+
+
+def test_the_recompute_words_name_the_lm_head_where_the_frameworks_checkpointing_wraps_it():
+    # model.py _ends_seconds adds the head's forward matmul to the recompute under full checkpointing where the
+    # profile says its checkpointing wraps the head: Aleph-Alpha/scaling 78489292be parallel_module.py lines 260-270
+    # (presets/efficiency.json _checkpoint_recomputes_head_source); Megatron's wraps the transformer layers only
+    wrapping = {name for name, prof in efficiency()["frameworks"].items()
+                if isinstance(prof, dict) and prof.get("checkpoint_recomputes_head")}
+    assert wrapping == {"aleph-alpha-scaling"}
+    assert "the LM head's matmul too where the framework's checkpointing wraps it" in FORMULAS["recompute"]
+
+
+def test_the_loss_words_give_the_bytes_a_logit_of_transformer_engines_release():
+    # presets/efficiency.json loss_bytes_per_token_per_vocab te / te-inplace (_source_te: TransformerEngine 01bbe3ee,
+    # v2.18, writes an fp32 gradient; v2.2-v2.17 write it over the bf16 logits), the figure costs.head_cost reads
+    from engine.timing.costs import head_cost
+    from engine.timing.gemm import Rates
+
+    table = efficiency()["loss_bytes_per_token_per_vocab"]
+    rates = Rates(1e15, 1e15, 5e14, 3e12, 2)
+    spec = resolve_model(_h100(framework="megatron"))
+    for path, per_logit in (("te", 22), ("te-inplace", 10)):
+        s = _h100(framework="megatron", cross_entropy=path)
+        inputs = dict(time_provenance(s)["memory_bound"].inputs)
+        assert inputs == {"loss": path, "loss_bytes_per_logit": f"{per_logit} B"} and table[path] == per_logit
+        assert head_cost(spec, 1024, 1, rates, path)[1] == pytest.approx(1024 * spec.vocab * per_logit / 3e12)
+
+
+def test_the_compute_words_give_the_sustained_share_the_rates_are_slowed_to():
+    # GB200: Azure's back-to-back FP8 GEMMs of random values, 2,906.9 of 3,615 TFLOPS (presets/efficiency.json
+    # sustained_compute_fraction _source_gb200): 0.804, which model.py _compute_rates multiplies into the GEMM rate
+    from engine.timing.data import framework_profile
+    from engine.timing.model import rates_for
+
+    s = scenario_from_dict({"model": "llama-3.1-8b", "gpu": "gb200", "framework": "megatron", "gpus_per_node": 4})
+    hw = hardware_for(s)
+    compute = time_provenance(s)["compute"]
+    assert dict(compute.inputs) == {"sustained_share": "0.804"} and compute.formula == FORMULAS["compute"]
+    assert "power limit" in compute.basis
+    rates = rates_for(s, hw, framework_profile(s.framework))
+    assert rates.gemm == pytest.approx(hw.peak("bf16") * hw.matmul_fraction * 0.804)
+    # a GPU its power limit does not hold back (A100: gpu-fryer's 270 of a MAMF of 271.2): no share to give
+    assert not time_provenance(scenario_from_dict({"model": "llama-3.1-8b", "gpu": "a100-80gb"}))["compute"].inputs
+
+
+def test_the_time_tabs_hover_gives_metas_gather_and_nemo_rls_worker_output(qtbot):
+    # Meta's Llama 3 stack all-gathers K and V (arXiv:2407.21783 section 3.3.2; context_parallel.py
+    # kv_all_gather_seconds): the hover carries the provenance's gather words, not the ring's FORMULAS text.
+    # NeMo-RL's synchronous worker (worker_output.py): the generation's hover gives the seconds the code adds.
+    from engine.accuracy import posttraining_time as ptt
+    from engine.accuracy.published_throughput import load_rows
+    from engine.posttraining.timing import step_provenance
+    from engine.workloads import step_time
+    from gui.time_bar import GENERATION_FIGURE_LABELS, TimeBar, figure_text
+
+    bar = TimeBar()
+    qtbot.addWidget(bar)
+    meta = scenario_from_dict(next(r for r in load_rows() if r["id"] == "meta-llama3-405b-16384gpu-seq131072")["scenario"])
+    t = step_time(meta)
+    assert t.breakdown_seconds["communication_cp"] > 0
+    bar.show_time(t, step_provenance(meta))
+    hover = bar.legend.toolTip()
+    assert "all-gather of the other cp - 1 ranks" in hover and "ring exchange of K/V blocks" not in hover
+    nemo = scenario_from_dict(next(r for r in ptt.read_rows() if r["id"].endswith("llama3.1-8b-16xh100"))["scenario"])
+    t = step_time(nemo)
+    seconds = dict(t.generation)["worker_output_seconds"]
+    assert seconds > 0 and "NeMo-RL's synchronous worker" in RL_FORMULAS["generation"]
+    bar.show_time(t, step_provenance(nemo))
+    label = GENERATION_FIGURE_LABELS["worker_output_seconds"]
+    assert f"{label} = {figure_text('worker_output_seconds', seconds)}" in bar.legend.toolTip()

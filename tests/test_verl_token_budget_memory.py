@@ -91,3 +91,26 @@ def test_the_limits_say_the_micro_batch_reached_the_searchs_top_not_a_limit(qtbo
     win = window_from(qtbot, tmp_path, RUN)
     win.limits.refresh()
     assert f"micro-batch {MAX_MICRO_BATCH:,} or more (the most searched)" in win.limits.text()
+
+
+def test_the_step_and_one_forward_cut_the_mini_batch_by_one_rule():
+    """h-review22: per_forward (the tensors one forward holds) and the training scenario's micro-batches
+    (estimate.py _token_budget) read one rule (_budget_parts): the same parts wherever a budget cuts, none where the
+    sequences are padded, no budget is set or the framework does not cut its passes itself (TRL's GRPO)."""
+    from engine.posttraining.estimate import training_scenario
+
+    def cut(data: dict) -> tuple[int, int]:
+        """(micro-batches the step runs a mini-batch as, sequences one forward holds)"""
+        s = scenario_from_dict(data)
+        rs = step_parts(s).rs
+        return training_scenario(s, rs).grad_accum // s.grad_accum, per_forward(s, rs).train_sequences
+
+    # 16 sequences of 2,524 tokens: 7, 2 and 2 micro-batches, the largest holding 3, 8 and 8 whole sequences
+    for budget in (6_000, BUDGET, 40_000):
+        k = math.ceil(16 * TOKENS / budget)
+        assert cut({**RUN, "max_tokens_per_micro_batch": budget}) == (k, math.ceil(16 / k))
+    assert cut({**RUN, "max_tokens_per_micro_batch": 0}) == (1, 16)
+    assert cut({**RUN, "packing": "none"}) == (1, 16)
+    trl = scenario_from_dict({**RUN, "framework": "trl", "rollout_tp": 1})  # cuts nothing by tokens
+    rs = step_parts(trl).rs
+    assert training_scenario(trl, rs).grad_accum == trl.grad_accum and per_forward(trl, rs) is rs

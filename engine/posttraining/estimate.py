@@ -71,12 +71,22 @@ def _token_budget(train: Scenario) -> Scenario:
     tokens, volcengine/verl@9e4074b7 verl/utils/seqlen_balancing.py lines 216-247, dp_actor.py lines 276-278): each of
     the grad_accum mini-batches runs k micro-batches of its tokens / k (k = 1: the same layout as without a budget,
     packing.py laid_out), the budget kept stated for rank_imbalance.py."""
-    cap, tokens = train.max_tokens_per_micro_batch, train.micro_batch * train.seq_len
-    if (not cap or train.packing == "none"
-            or not defaults_for(train.framework).posttraining.micro_batches_by_count):
+    tokens = train.micro_batch * train.seq_len
+    parts = _budget_parts(train, tokens)
+    if not parts:
         return train
-    parts = -(-tokens // cap)
     return train.with_unchecked(max_tokens_per_micro_batch=-(-tokens // parts), grad_accum=train.grad_accum * parts)
+
+
+def _budget_parts(s: Scenario, tokens: int) -> int:
+    """The micro-batches a rank's mini-batch of `tokens` runs as where the framework cuts its passes by a token budget
+    (PostTrainingDefaults.micro_batches_by_count, padding-free or packed sequences, max_tokens_per_micro_batch set):
+    ceil(tokens / budget); 0 where no budget cuts them. The one rule _token_budget (the step's micro-batches) and
+    per_forward (the tensors one forward holds) both read."""
+    cap = s.max_tokens_per_micro_batch
+    if not cap or s.packing == "none" or not defaults_for(s.framework).posttraining.micro_batches_by_count:
+        return 0
+    return -(-tokens // cap)
 
 
 def per_forward(s: Scenario, rs: RLSettings) -> RLSettings:
@@ -89,10 +99,7 @@ def per_forward(s: Scenario, rs: RLSettings) -> RLSettings:
     84-85 and 110-111: the reference's and rollout's log_prob_use_dynamic_bsz / log_prob_max_token_len_per_gpu
     interpolate the actor's; dp_actor.py compute_log_prob lines 212-215). Memory only: the time counts the
     micro-batches on the training scenario."""
-    cap = s.max_tokens_per_micro_batch
-    if not cap or s.packing == "none" or not defaults_for(s.framework).posttraining.micro_batches_by_count:
-        return rs
-    parts = -(-rs.train_sequences * (rs.shard_tokens if rs.ulysses > 1 else rs.sequence_tokens) // cap)
+    parts = _budget_parts(s, rs.train_sequences * (rs.shard_tokens if rs.ulysses > 1 else rs.sequence_tokens))
     return rs if parts <= 1 else dataclasses.replace(rs, train_sequences=-(-rs.train_sequences // parts))
 
 

@@ -11,14 +11,18 @@ FORMULAS = {
                                            "vision-language model with images adds its image encoder on the first "
                                            "stage: per image the tower's patches through each block's GEMMs and "
                                            "attention (per image, Qwen2.5-VL's windows), patch embedding and "
-                                           "mergers, backward only where the tower trains"),
+                                           "mergers, backward where the tower trains (input and weight "
+                                           "gradients) or is frozen but back-propagated (frozen-backward: input "
+                                           "gradients only)"),
     "memory_bound": QT_TRANSLATE_NOOP("engine", "grad_accum x bytes of element-wise ops, loss, adapters, "
                                                 "dequantisation (and the image encoder's norms, residual adds, "
                                                 "activations and rotary) / achieved memory bandwidth"),
-    "recompute": QT_TRANSLATE_NOOP("engine", "grad_accum x the forward again (full), the attention core again "
+    "recompute": QT_TRANSLATE_NOOP("engine", "grad_accum x the forward again (full; the LM head's matmul too where "
+                                             "the framework's checkpointing wraps it), the attention core again "
                                              "(selective) or every second nn.Linear matmul in forward order, the "
                                              "router and the element-wise work (op-selective); full: a trained "
-                                             "image encoder's blocks' forward again"),
+                                             "image encoder's blocks' forward again; a frozen-backward one's "
+                                             "always (its blocks checkpointed)"),
     "communication_tp": QT_TRANSLATE_NOOP("engine", "4 collectives of b x s x h per layer per micro-batch over the TP "
                                                     "link, minus overlap; under sequence parallelism Megatron adds "
                                                     "one all-reduce a step of the MLA down projections' and MoE "

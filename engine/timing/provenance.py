@@ -21,8 +21,10 @@ from ..frameworks.defaults import defaults_for
 from ..memory.hybrid_offload import hybrid_offload_fraction
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import CustomGpu, Scenario
+from .costs import loss_path
 from .data import efficiency, framework_profile, per_gpu
-from .formulas import OVERLAPPED_INTERLEAVED_BUBBLE, OVERLAPPED_INTERLEAVED_SENDS, bubble_formula
+from .formulas import FORMULAS, OVERLAPPED_INTERLEAVED_BUBBLE, OVERLAPPED_INTERLEAVED_SENDS, bubble_formula
+from .hardware import hardware_for
 from .layer_settings import fp8_casts
 from .nvfp4 import trains_nvfp4
 from .pipeline import model_chunks, overlaps_chunk_exchanges
@@ -188,6 +190,12 @@ def time_provenance(s: Scenario) -> dict[str, Provenance]:
     # the words of what the code computes for s's GPU and framework code (term_formulas.py)
     out["communication_dp"] = Provenance(dp.kind, dp.basis, *data_parallel_formula(s))
     out["optimizer"] = Provenance(_FIXED["optimizer"].kind, _FIXED["optimizer"].basis, *optimizer_formula(s))
+    # the loss's kernels as the code prices them (costs.head_cost): which path, its bytes a logit of the rank's
+    # vocabulary (Transformer Engine's cross-entropy differs by release: te 22, te-inplace 10)
+    loss = loss_path(s, prof)
+    out["memory_bound"] = Provenance(_FIXED["memory_bound"].kind, _FIXED["memory_bound"].basis, FORMULAS["memory_bound"],
+                                     (("loss", loss), ("loss_bytes_per_logit",
+                                                       f"{efficiency()['loss_bytes_per_token_per_vocab'][loss]:g} B")))
     return out
 
 
@@ -207,4 +215,10 @@ def _gemm(s: Scenario) -> Provenance:
         return _GEMM_DERIVED
     if s.gpu in table.get("_same_chip", ()):
         return _GEMM_SAME_CHIP
-    return _GEMM_SUSTAINED if per_gpu("sustained_compute_fraction", s.gpu) < 1.0 else _GEMM_MEASURED
+    if per_gpu("sustained_compute_fraction", s.gpu) >= 1.0:
+        return _GEMM_MEASURED
+    # the share of the short-run rates the code slows this GPU's linears to (model.py _compute_rates: the fp8 / NVFP4
+    # recipes' at hardware.py's fp8 share, the GPU's own where measured)
+    hw = hardware_for(s)
+    share = hw.fp8_sustained_fraction if s.precision == "fp8" or trains_nvfp4(s) else hw.sustained_fraction
+    return Provenance(MEASURED, _GEMM_SUSTAINED.basis, FORMULAS["compute"], (("sustained_share", f"{share:.3g}"),))

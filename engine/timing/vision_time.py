@@ -40,16 +40,17 @@ Sequences = tuple[tuple[float, float], ...]  # (patches of one attention sequenc
 
 
 class VisionSeconds(NamedTuple):
-    """Seconds per micro-batch of the tower on its rank (forward; backward 0 where it is frozen)."""
+    """Seconds per micro-batch of the tower on its rank (forward; backward 0 where it is frozen, input gradients only
+    where it is frozen-backward)."""
 
     gemm_fwd: float  # patch embedding, blocks' linears, merger / projector
     attn_fwd: float
     elem_fwd: float  # norms, residual adds, activations, rotary: memory-bound
-    gemm_bwd: float  # input + weight gradients
+    gemm_bwd: float  # input + weight gradients (frozen-backward: input gradients only)
     attn_bwd: float
     elem_bwd: float
     wgrad: float  # of gemm_bwd: the weight-gradient GEMMs
-    recompute: float  # full checkpointing: the blocks' forward again
+    recompute: float  # the blocks' forward again: full checkpointing, or frozen-backward (always checkpointed)
     block_flops: float  # one block's forward FLOPs on the rank (linears + attention), for the record
 
 

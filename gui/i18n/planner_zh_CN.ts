@@ -5908,7 +5908,7 @@ GPU-hour</source>
     <message>
         <location filename="../time_bar.py" line="103"/>
         <source>waiting for the longest completion (one sequence alone without CUDA graphs; a MoE&apos;s or a CUDA-graph decode&apos;s last pass draining)</source>
-        <translation>等待最长补全（无 CUDA graph 时单个序列独自解码；MoE 或 CUDA graph 解码的最后一轮逐个结束）</translation>
+        <translation>等待最长补全（无 CUDA 图时单个序列独自解码；MoE 或 CUDA 图解码的最后一轮逐个结束）</translation>
     </message>
     <message>
         <location filename="../time_bar.py" line="107"/>
@@ -7464,7 +7464,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/posttraining/term_words.py" line="25"/>
         <source>prefill: (2 x active params + causal attention) x prompt tokens at the matmul rate, plus the engine&apos;s tensor-parallel all-reduces of those tokens; decode: per token, max(the longer of the weights read (not an untied embedding table nor a vision tower; of a MoE&apos;s experts, those its tokens pick, at the triton fused_moe&apos;s tile share of the bandwidth in vLLM and SGLang; a bitsandbytes 4-bit base, with 2 or more sequences, also dequantised into a 16-bit copy that the GEMM reads) + KV of the sequences in flight / memory bandwidth and (2 x active params + attention over the cached tokens) x sequences / matmul rate (an MLA model&apos;s attention: its own kernel after them, the longer of its FLOPs and its latent reads), plus vLLM&apos;s and SGLang&apos;s kernels&apos; fixed time (the served adapters&apos; LoRA kernels and a bitsandbytes base&apos;s kernels too) and the engine&apos;s tensor-parallel all-reduces (2 a layer of tokens x hidden x 2 bytes, NCCL&apos;s beyond a node); the host&apos;s launches of every layer without a CUDA graph (eager, or a batch beyond the largest captured), with vLLM&apos;s LoRA kernels of each adapted linear when it serves the adapters; without an engine, the trainer&apos;s generate(): its loop, transformers&apos; eager layers (Qwen3.5&apos;s DeltaNet on their torch fallback: flash-linear-attention assumed absent), PEFT&apos;s adapters and bitsandbytes&apos; 4-bit linears where it runs them), plus vLLM V0&apos;s scheduling, input preparation and sampler (with the sampled log-prob where the framework asks for it) of every running sequence and, without CUDA graphs, its output processing of each, or vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (and, its engine core in the trainer&apos;s process, its output processing of each request), at the sequences the engine holds at once, a waiting one taking the place of one that ends (sequences / that many passes of completion_len iterations), per generate() call (one per micro-batch where the framework generates so); then, each call&apos;s batch waiting for its longest completion, one sequence decoding alone from completion_len to max_completion_len (a MoE&apos;s last pass, and a dense model&apos;s decoded from CUDA graphs: its sequences ending along the completions&apos; spread, the maximum-entropy one of that mean and longest, assumed); the slowest of several engines: its extra tokens (its sequences independent draws of that spread); then the generation worker&apos;s Python building its batch from the outputs and the driver&apos;s decode of every response, per request and generated token (NeMo-RL&apos;s synchronous worker)</source>
-        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的带宽份额读取；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA 图（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核；无引擎时，训练器自身的 generate()：计其生成循环本身，以及其所运行的 eager transformers 各层（Qwen3.5 的 DeltaNet 层走其 torch 回退实现：假定未安装 flash-linear-attention）、PEFT 适配器与 bitsandbytes 4-bit 线性层的主机时间），再加上 vLLM V0 对每个运行中序列的调度、输入准备与采样器（框架要求时含采样 token 的 log-prob），以及无 CUDA 图时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备、采样与输出更新（其引擎核心在训练器进程内时，还有对每个请求的输出处理），在每次 generate() 调用内以引擎一次能容纳的序列数运行，一个序列结束即由等待中的序列补上（序列数 / 该容量 遍 completion_len 次迭代；框架按微批次生成时，每个微批次调用一次）；之后每次调用的这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len（MoE 的最后一轮，以及由 CUDA graph 解码的稠密模型的最后一轮：其序列按补全长度的分布逐个结束，取给定均值与最长值下的最大熵分布，为假定）；分给多个引擎时，最慢引擎多出的 token（其各序列按该分布独立抽取）；之后生成 worker 用 Python 由输出构建其批次、driver 解码每条回复，逐请求、逐生成 token 计（NeMo-RL 的同步 worker）</translation>
+        <translation>预填充：(2 × 激活参数量 + 因果注意力) × 提示 token 数，按矩阵乘速率，再加上引擎对这些 token 的张量并行 all-reduce；解码：每个 token 取 max（(读取的权重（不含非共享的词嵌入表与视觉塔；MoE 的专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的带宽份额读取；bitsandbytes 4-bit 基座在 2 个及以上序列时还要先反量化成 16 位副本，再由 GEMM 读取）+ 在途序列的 KV) / 显存带宽与 (2 × 激活参数量 + 对已缓存 token 的注意力) × 序列数 / 矩阵乘速率中较长者（MLA 模型的注意力为其后的独立内核，取其 FLOPs 与潜在缓存读取中较长者），再加上 vLLM 与 SGLang 各内核的固定时间（含所服务适配器的 LoRA 内核与 bitsandbytes 基座的内核）及引擎的张量并行 all-reduce（每层 2 次，每次 token 数 × hidden × 2 字节，跨节点时为 NCCL 的）；无 CUDA 图（eager，或批次超过已捕获的最大批次）时主机逐层发射内核的时间，引擎服务 LoRA 适配器时含 vLLM 对每个适配线性层的 LoRA 内核；无引擎时，训练器自身的 generate()：计其生成循环本身，以及其所运行的 eager transformers 各层（Qwen3.5 的 DeltaNet 层走其 torch 回退实现：假定未安装 flash-linear-attention）、PEFT 适配器与 bitsandbytes 4-bit 线性层的主机时间），再加上 vLLM V0 对每个运行中序列的调度、输入准备与采样器（框架要求时含采样 token 的 log-prob），以及无 CUDA 图时对每个序列的输出处理，或 vLLM V1 每步的调度、输入准备、采样与输出更新（其引擎核心在训练器进程内时，还有对每个请求的输出处理），在每次 generate() 调用内以引擎一次能容纳的序列数运行，一个序列结束即由等待中的序列补上（序列数 / 该容量 遍 completion_len 次迭代；框架按微批次生成时，每个微批次调用一次）；之后每次调用的这批等待其最长的补全，由一个序列单独从 completion_len 解码到 max_completion_len（MoE 的最后一轮，以及由 CUDA 图解码的稠密模型的最后一轮：其序列按补全长度的分布逐个结束，取给定均值与最长值下的最大熵分布，为假定）；分给多个引擎时，最慢引擎多出的 token（其各序列按该分布独立抽取）；之后生成 worker 用 Python 由输出构建其批次、driver 解码每条回复，逐请求、逐生成 token 计（NeMo-RL 的同步 worker）</translation>
     </message>
     <message>
         <source>policy passes (the old policy&apos;s where the framework scores it apart, TRL&apos;s GRPO only off policy) x the training forward of the step&apos;s micro-batches (an adapter-off reference: the base&apos;s forward without the adapters); reward and critic: 2 x active params x sequence tokens / matmul rate; LoRA adapters as FSDP units: + the old-policy pass&apos;s visit of each unit beyond its linear&apos;s GEMM; packed micro-batches padded to the longest under a pipeline: the policy passes x that padding; each policy pass no faster than the host issues its eager layers; verl&apos;s passes over the logits (temperature, entropy) beyond the loss path&apos;s; FSDP1 over ranks: each policy pass&apos;s weight gathers beyond what its forward hides (every layer each micro-batch, the root once); a single controller: the batch sent to the workers and the per-token results back, each scoring call</source>
@@ -12965,47 +12965,55 @@ GPU-hour</source>
         <translation type="vanished">每层每个 micro-batch 在 TP 链路上 4 次 b × s × h 的集合通信，减去重叠部分；在序列并行下，Megatron 每步还要对 MLA 下投影的梯度做一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="8"/>
         <source>grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention in whole key tiles at its kernel&apos;s rate for the head dim), forward + backward (weights&apos; gradients only where they train); a vision-language model with images adds its image encoder on the first stage: per image the tower&apos;s patches through each block&apos;s GEMMs and attention (per image, Qwen2.5-VL&apos;s windows), patch embedding and mergers, backward only where the tower trains</source>
-        <translation>grad_accum × (GEMM 按 min(可达 FLOP/s, 显存屋顶线) 计算 + 注意力按整块 key tile、以其内核在该 head 维度下的速率计算)，前向 + 反向（仅在权重参与训练时计算权重梯度）；带图像的视觉语言模型在第一个流水线阶段加上图像编码器：每张图像的视觉塔 patch 经过每个块的 GEMM 和注意力（按图像计算，Qwen2.5-VL 按窗口计算）、patch 嵌入和合并器，仅在视觉塔参与训练时计算反向</translation>
+        <translation type="vanished">grad_accum × (GEMM 按 min(可达 FLOP/s, 显存屋顶线) 计算 + 注意力按整块 key tile、以其内核在该 head 维度下的速率计算)，前向 + 反向（仅在权重参与训练时计算权重梯度）；带图像的视觉语言模型在第一个流水线阶段加上图像编码器：每张图像的视觉塔 patch 经过每个块的 GEMM 和注意力（按图像计算，Qwen2.5-VL 按窗口计算）、patch 嵌入和合并器，仅在视觉塔参与训练时计算反向</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="15"/>
+        <location filename="../../engine/timing/formulas.py" line="17"/>
         <source>grad_accum x bytes of element-wise ops, loss, adapters, dequantisation (and the image encoder&apos;s norms, residual adds, activations and rotary) / achieved memory bandwidth</source>
         <translation>grad_accum × 逐元素运算、损失、适配器、反量化（以及图像编码器的归一化、残差相加、激活和旋转位置编码）的字节数 / 可达显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="18"/>
         <source>grad_accum x the forward again (full), the attention core again (selective) or every second nn.Linear matmul in forward order, the router and the element-wise work (op-selective); full: a trained image encoder&apos;s blocks&apos; forward again</source>
-        <translation>grad_accum × 再算一遍前向（完整）、再算一遍注意力核心（选择性），或按前向顺序每隔一个 nn.Linear 的矩阵乘、路由器和逐元素运算（按算子选择）；完整重算时，参与训练的图像编码器各块的前向也再算一遍</translation>
+        <translation type="vanished">grad_accum × 再算一遍前向（完整）、再算一遍注意力核心（选择性），或按前向顺序每隔一个 nn.Linear 的矩阵乘、路由器和逐元素运算（按算子选择）；完整重算时，参与训练的图像编码器各块的前向也再算一遍</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="22"/>
+        <location filename="../../engine/timing/formulas.py" line="8"/>
+        <source>grad_accum x (GEMMs at min(achievable FLOP/s, memory roofline) + attention in whole key tiles at its kernel&apos;s rate for the head dim), forward + backward (weights&apos; gradients only where they train); a vision-language model with images adds its image encoder on the first stage: per image the tower&apos;s patches through each block&apos;s GEMMs and attention (per image, Qwen2.5-VL&apos;s windows), patch embedding and mergers, backward where the tower trains (input and weight gradients) or is frozen but back-propagated (frozen-backward: input gradients only)</source>
+        <translation>grad_accum × (GEMM 按 min(可达 FLOP/s, 显存屋顶线) 计算 + 注意力按整块 key tile、以其内核在该 head 维度下的速率计算)，前向 + 反向（仅在权重参与训练时计算权重梯度）；带图像的视觉语言模型在第一个流水线阶段加上图像编码器：每张图像的视觉塔 patch 经过每个块的 GEMM 和注意力（按图像计算，Qwen2.5-VL 按窗口计算）、patch 嵌入和合并器；视觉塔参与训练时计算反向（输入梯度和权重梯度），冻结但仍反向传播时（frozen-backward）只计算输入梯度</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="20"/>
+        <source>grad_accum x the forward again (full; the LM head&apos;s matmul too where the framework&apos;s checkpointing wraps it), the attention core again (selective) or every second nn.Linear matmul in forward order, the router and the element-wise work (op-selective); full: a trained image encoder&apos;s blocks&apos; forward again; a frozen-backward one&apos;s always (its blocks checkpointed)</source>
+        <translation>grad_accum × 再算一遍前向（完整；框架的检查点也包住 LM head 时，其矩阵乘也再算一遍）、再算一遍注意力核心（选择性），或按前向顺序每隔一个 nn.Linear 的矩阵乘、路由器和逐元素运算（按算子选择）；完整重算时，参与训练的图像编码器各块的前向也再算一遍；frozen-backward 的图像编码器则总是再算一遍（其各块均做检查点）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/timing/formulas.py" line="26"/>
         <source>4 collectives of b x s x h per layer per micro-batch over the TP link, minus overlap; under sequence parallelism Megatron adds one all-reduce a step of the MLA down projections&apos; and MoE routers&apos; gradients</source>
         <translation>每层每个微批次在 TP 链路上 4 次 b × s × h 的集合通信，减去重叠部分；在序列并行下，Megatron 每步还要对 MLA 下投影和 MoE 路由器的梯度做一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="26"/>
+        <location filename="../../engine/timing/formulas.py" line="30"/>
         <source>ring exchange of K/V blocks: each of the cp - 1 blocks hides behind one step&apos;s attention (attention / cp), the rest is exposed</source>
         <translation>K/V 块的环形交换：cp - 1 个块各藏在一步的注意力（注意力 / cp）之后，其余暴露在外</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="29"/>
+        <location filename="../../engine/timing/formulas.py" line="33"/>
         <source>dispatch + combine per MoE layer, forward and backward: each routed copy of a token to its expert&apos;s rank (all-to-all), every rank&apos;s tokens (all-gather), or a token once per other node holding one of its experts (flex: DeepEP / HybridEP); with moe_a2a_overlap, what the other micro-batch&apos;s layer does not hide</source>
         <translation>每个 MoE 层前向和反向的分发 + 合并：token 每个路由副本发往其专家所在 rank（all-to-all）、每个 rank 的全部 token（all-gather），或 token 对持有其专家的每个其他节点各发一次（flex：DeepEP / HybridEP）；开启 moe_a2a_overlap 时，为另一个微批次的层未能掩盖的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="35"/>
+        <location filename="../../engine/timing/formulas.py" line="39"/>
         <source>activations sent to the next stage and gradients back, per micro-batch; where a node holds several stages and the schedule blocks on its exchanges, a stage next to a node boundary&apos;s exchange over the GPU&apos;s own NIC instead of NVLink, beyond that stage&apos;s slack to the busiest one</source>
         <translation>每个微批次发往下一阶段的激活值和传回的梯度；当一个节点容纳多个阶段且调度阻塞等待其交换时，位于节点边界旁的阶段经 GPU 自身网卡（而非 NVLink）进行交换，超出该阶段相对最忙阶段的余量的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="40"/>
+        <location filename="../../engine/timing/formulas.py" line="44"/>
         <source>gradient all-reduce / reduce-scatter (+ ZeRO-3 weight gathers per micro-batch, once per step when FSDP runs under pipelining) not hidden behind forward and backward, + the compute the hidden part displaces: NCCL&apos;s SMs / the GPU&apos;s SMs of the compute-bound work (on Hopper 1/2 of a GEMM of more CTAs than the SMs NCCL leaves, whose CTAs beyond run as a second wave; nothing of one of no more), 3 x link / HBM bandwidth of the memory-bound work; DeepSpeed of April 2021: each parameter gathered and reduce-scattered on its own, synchronously, with one copy launch per rank; + fp8 delayed scaling under Megatron: grad_accum x vpp x 2 amax all-reduces over the tp x cp x dp ranks (tp_only_amax_red: tp x cp) at NCCL&apos;s small-message latency</source>
         <translation>未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数（Hopper 上，CTA 多于 NCCL 剩下的 SM 的 GEMM 取 1/2：超出的 CTA 作为第二波运行；CTA 不多于剩余 SM 的 GEMM 不受影响），显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="63"/>
+        <location filename="../../engine/timing/formulas.py" line="67"/>
         <source>bytes the optimizer reads and writes per owned parameter / achieved memory bandwidth, + the GPU waiting for the host: bitsandbytes&apos; sync after each tensor; Megatron&apos;s fp8 weights (fp8_param_gather, tensorwise) updated after the grad-norm round trip, 3 Python calls per fp8 weight + the amax all-reduce over dp x cp; + the passes around the step of the code the framework runs (Megatron-Core&apos;s: its gradient buffer&apos;s zeroing and NaN check; Apex&apos;s DistributedFusedAdam&apos;s under optimizer_step), else the gradients read twice more for clipping</source>
         <translation>优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce；+ 框架所运行代码在优化器步骤前后的遍历（Megatron-Core 的：梯度缓冲区的清零与 NaN 检查；optimizer_step 下 Apex 的 DistributedFusedAdam 的），否则为裁剪时再读两遍梯度</translation>
     </message>
@@ -13018,12 +13026,12 @@ GPU-hour</source>
         <translation type="vanished">优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce；Megatron-Core：+ 对该 rank 整个梯度缓冲区（其训练的每个参数）的 2 遍读写（清零与 NaN 检查的范数）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="85"/>
+        <location filename="../../engine/timing/formulas.py" line="89"/>
         <source>1F1B (arXiv:2401.10241 Table 2): (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends (+ one more each way over the NIC per node boundary where a node holds several stages and the exchanges block)</source>
         <translation>1F1B（arXiv:2401.10241 表 2）：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送（当一个节点容纳多个阶段且交换为阻塞式时，每个节点边界再加经网卡的往返各一次）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="89"/>
+        <location filename="../../engine/timing/formulas.py" line="93"/>
         <source>GPipe, as 1F1B: (p - 1)(F + B + W), one micro-batch through every stage but the busiest + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends (+ one more each way over the NIC per node boundary where a node holds several stages and the exchanges block)</source>
         <translation>GPipe，同 1F1B：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送（当一个节点容纳多个阶段且交换为阻塞式时，每个节点边界再加经网卡的往返各一次）</translation>
     </message>
@@ -13036,12 +13044,12 @@ GPU-hour</source>
         <translation type="vanished">未被前向和反向掩盖的梯度 all-reduce / reduce-scatter（+ 每个微批次的 ZeRO-3 权重收集；FSDP 在流水线下运行时每步一次），+ 被掩盖部分挤占的计算：计算密集型工作按 NCCL 的 SM 数 / GPU 的 SM 数，显存带宽受限型工作按 3 × 链路带宽 / HBM 带宽；2021 年 4 月的 DeepSpeed：每个参数各自同步地收集和 reduce-scatter，每个 rank 一次拷贝启动；+ Megatron 下的 fp8 延迟缩放：grad_accum × vpp × 2 次 amax all-reduce，跨 tp × cp × dp 个 rank（tp_only_amax_red：tp × cp），按 NCCL 小消息延迟计算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="52"/>
+        <location filename="../../engine/timing/formulas.py" line="56"/>
         <source>the pipeline schedule&apos;s idle time (BUBBLE_FORMULAS: 1F1B and GPipe one micro-batch&apos;s F + B + W through every stage but the busiest, interleaved 1F1B that / vpp, the zero-bubble schedules that less the W passes they defer) + 2 (pp - 1) sends to the next stage</source>
         <translation>流水线调度的空闲时间（BUBBLE_FORMULAS：1F1B 和 GPipe 为一个微批次的 F + B + W 经过除最忙阶段外的每个阶段，交错 1F1B 为其 / vpp，零气泡调度为其减去推迟的 W 计算）+ 2 (pp - 1) 次发往下一阶段的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="56"/>
+        <location filename="../../engine/timing/formulas.py" line="60"/>
         <source>CPU optimizer + copies over PCIe: DeepSpeed&apos;s CPU Adam on the whole shard at the node&apos;s host memory bandwidth + gradients and weights over PCIe (weights streamed per micro-batch when they are offloaded too, hidden behind what the data-parallel traffic left of the compute); Megatron&apos;s HybridDeviceOptimizer: optimizer_offload_fraction of the shard in torch&apos;s fused CPU AdamW at one thread&apos;s rate per rank + its fp32 gradients to the host and weights back</source>
         <translation>CPU 优化器 + 经 PCIe 的拷贝：DeepSpeed 的 CPU Adam 以节点主机内存带宽处理整个分片 + 经 PCIe 的梯度和权重（权重也卸载时按微批次流式传输，藏在数据并行通信剩下的计算之后）；Megatron 的 HybridDeviceOptimizer：分片中 optimizer_offload_fraction 的部分在 torch 的融合 CPU AdamW 中以每个 rank 一个线程的速率运行 + 其 fp32 梯度传到主机、权重传回</translation>
     </message>
@@ -13050,7 +13058,7 @@ GPU-hour</source>
         <translation type="vanished">优化器对每个自有参数读写的字节数 / 可达显存带宽，+ GPU 等待主机的时间：bitsandbytes 在每个张量之后的同步；Megatron 的 fp8 权重（fp8_param_gather，tensorwise）在梯度范数往返之后更新，每个 fp8 权重 3 次 Python 调用 + 跨 dp × cp 的 amax all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="72"/>
+        <location filename="../../engine/timing/formulas.py" line="76"/>
         <source>grad_accum x the time the GPU waits for the host: kernel launches per layer (CUDA graphs: one per captured region) x host seconds per launch; per MoE layer forward the dispatcher&apos;s host sync (round trip + first launch + max(0, host - GPU) of the layer), elsewhere max(0, host - GPU) over the micro-batch, less the data-parallel and offload waits the host runs ahead of</source>
         <translation>grad_accum × GPU 等待主机的时间：每层的内核启动数（CUDA 图：每个捕获区域一次）× 每次启动的主机秒数；每个 MoE 层前向的分发器主机同步（往返 + 首次启动 + 该层的 max(0, 主机 - GPU)），其他情况为整个微批次上的 max(0, 主机 - GPU)，减去主机提前跑过的数据并行和卸载等待</translation>
     </message>
@@ -13063,127 +13071,127 @@ GPU-hour</source>
         <translation type="vanished">GPipe，同 1F1B：(p - 1)(F + B + W)，一个微批次经过除最忙阶段外的每个阶段 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="93"/>
+        <location filename="../../engine/timing/formulas.py" line="97"/>
         <source>interleaved 1F1B: (p - 1)(F + B + W) / vpp, each of a rank&apos;s vpp chunks 1 / vpp of its layers + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>交错 1F1B：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="96"/>
+        <location filename="../../engine/timing/formulas.py" line="100"/>
         <source>ZB-1p (arXiv:2401.10241 Table 2, ZB-H1): (p - 1)(F + B) - (min(m, p) - 1) W = (p - 1)(F + B - W) once m &gt;= p: p - 1 W passes deferred into the F-B chain + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-1p（arXiv:2401.10241 表 2，ZB-H1）：(p - 1)(F + B) - (min(m, p) - 1) W，m &gt;= p 时即 (p - 1)(F + B - W)：p - 1 次 W 计算推迟到 F-B 链中 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="99"/>
+        <location filename="../../engine/timing/formulas.py" line="103"/>
         <source>ZB-2p (arXiv:2401.10241 Appendix H): max(0, (p - 1)(F + B) - (m - 1) W): every W but the last micro-batch&apos;s deferred + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-2p（arXiv:2401.10241 附录 H）：max(0, (p - 1)(F + B) - (m - 1) W)：除最后一个微批次外的每个 W 都被推迟 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="102"/>
+        <location filename="../../engine/timing/formulas.py" line="106"/>
         <source>ZB-V (arXiv:2401.10241 section 6, ZB-H2&apos;s Table 2 form): max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W) = (p - 1)(F + B - 2 W) once m &gt; 2 (p - 1); F, B and W of both chunks of a rank + 2 (p - 1) T_comm, the warm-up&apos;s activation and gradient sends</source>
         <translation>ZB-V（arXiv:2401.10241 第 6 节，ZB-H2 的表 2 形式）：max(0, (p - 1)(F + B) - min(m - 1, 2 (p - 1)) W)，m &gt; 2 (p - 1) 时即 (p - 1)(F + B - 2 W)；F、B 和 W 为一个 rank 两个块之和 + 2 (p - 1) T_comm，即预热阶段激活值和梯度的发送</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="110"/>
+        <location filename="../../engine/timing/formulas.py" line="114"/>
         <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: (p - 1)(F + B + W) / vpp, each of a rank&apos;s vpp chunks 1 / vpp of its layers + 2 (p x vpp - 1) T_comm, the first micro-batch&apos;s forward and the last one&apos;s backward crossing every chunk boundary</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p x vpp - 1) T_comm，即第一个微批次的前向和最后一个微批次的反向跨越每个块边界</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="33"/>
+        <location filename="../../engine/timing/provenance.py" line="35"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="34"/>
+        <location filename="../../engine/timing/provenance.py" line="36"/>
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="35"/>
+        <location filename="../../engine/timing/provenance.py" line="37"/>
         <source>assumed</source>
         <translation>假定</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="39"/>
+        <location filename="../../engine/timing/provenance.py" line="41"/>
         <source>from measurements</source>
         <translation>来自实测</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="40"/>
+        <location filename="../../engine/timing/provenance.py" line="42"/>
         <source>calculated from specs</source>
         <translation>按规格推算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="41"/>
+        <location filename="../../engine/timing/provenance.py" line="43"/>
         <source>a rough guess</source>
         <translation>粗略假定</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="44"/>
+        <location filename="../../engine/timing/provenance.py" line="46"/>
         <source>the speed behind this part was measured on this GPU or for this kernel, so it is the surest kind of figure here.</source>
         <translation>这一部分所依据的速度是在这款 GPU 或这个内核上实测得到的，因此是这里最可靠的一类数字。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="46"/>
+        <location filename="../../engine/timing/provenance.py" line="48"/>
         <source>worked out from the software&apos;s own code and the GPU&apos;s datasheet, not measured here, so it is fairly sure but can be off where the hardware runs below its datasheet.</source>
         <translation>根据软件自身的代码和 GPU 的规格表推算，此处没有实测，因此比较可靠，但在硬件达不到规格表速度时可能有偏差。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="49"/>
+        <location filename="../../engine/timing/provenance.py" line="51"/>
         <source>a stated figure with no measurement behind it for this set-up, so it is the least sure part of the time.</source>
         <translation>一个给定的数值，对这套配置没有实测支撑，因此是这段时间里最不确定的部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="62"/>
+        <location filename="../../engine/timing/provenance.py" line="64"/>
         <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按在这款 GPU 上实测的最大可达矩阵乘速率（stas00/ml-engineering），按整块 tile 和整波计算；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="65"/>
+        <location filename="../../engine/timing/provenance.py" line="67"/>
         <source>Matmuls at a rate derived from this GPU&apos;s measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘速率由这款 GPU 实测的 bf16 速率与两种格式都有实测的 GPU 的 fp8/bf16 比值推导；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="68"/>
+        <location filename="../../engine/timing/provenance.py" line="70"/>
         <source>Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves under sustained load (also measured), in whole tiles and waves.</source>
         <translation>矩阵乘和注意力按在这款 GPU 上实测的速率，再降到持续负载下功耗上限所允许的频率（同样为实测），按整块 tile 和整波计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="71"/>
+        <location filename="../../engine/timing/provenance.py" line="73"/>
         <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按同一芯片的另一款产品上实测的最大可达矩阵乘速率；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="74"/>
+        <location filename="../../engine/timing/provenance.py" line="76"/>
         <source>The fp8 matmuls at this GPU&apos;s measured bf16 matmul rate, not its fp8 one: Transformer Engine&apos;s ROCm port of late 2024 ran them at parity with bf16 (ROCm/TransformerEngine issue #73); a later release with tuned fp8 GEMMs runs faster. Attention at the rate its kernel&apos;s paper measured.</source>
         <translation>fp8 矩阵乘按本 GPU 实测的 bf16 矩阵乘速率计，而非其 fp8 速率：Transformer Engine 2024 年末的 ROCm 移植版运行它们时与 bf16 持平（ROCm/TransformerEngine issue #73）；对 fp8 GEMM 做过调优的后续版本更快。注意力按其内核论文实测的速率计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="78"/>
+        <location filename="../../engine/timing/provenance.py" line="80"/>
         <source>No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured.</source>
         <translation>这款 GPU 没有矩阵乘实测：矩阵乘按已实测 GPU 的峰值占比中位数计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="81"/>
+        <location filename="../../engine/timing/provenance.py" line="83"/>
         <source>Bytes counted operation by operation from the framework&apos;s kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
         <translation>按框架的内核逐个算子统计字节数，显存带宽取规格值的 85%（stream 基准测试）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="84"/>
+        <location filename="../../engine/timing/provenance.py" line="86"/>
         <source>The forward work that checkpointing runs again, at the forward&apos;s rates.</source>
         <translation>检查点重算的前向工作量，按前向的速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="86"/>
+        <location filename="../../engine/timing/provenance.py" line="88"/>
         <source>Transformer Engine&apos;s ring step by step: each K/V block hides behind one step&apos;s attention.</source>
         <translation>逐步计算 Transformer Engine 的环：每个 K/V 块只能藏在一步的注意力计算之后。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="88"/>
+        <location filename="../../engine/timing/provenance.py" line="90"/>
         <source>Routed tokens over the links the expert group crosses, routing spread evenly over the experts.</source>
         <translation>路由的 token 经过专家组所跨的链路，假设路由在专家间均匀分布。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="90"/>
+        <location filename="../../engine/timing/provenance.py" line="92"/>
         <source>Activations and their gradients between stages over the link they cross.</source>
         <translation>阶段之间的激活及其梯度经过所跨的链路。</translation>
     </message>
@@ -13192,7 +13200,7 @@ GPU-hour</source>
         <translation type="vanished">流水线调度的空闲时段：最忙阶段的 (pp - 1) / vpp 个微批次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="92"/>
+        <location filename="../../engine/timing/provenance.py" line="94"/>
         <source>DeepSpeed&apos;s CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
         <translation>DeepSpeed 的 CPU Adam 处理整个优化器分片，按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
@@ -13201,72 +13209,72 @@ GPU-hour</source>
         <translation type="vanished">CPU Adam 按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="95"/>
+        <location filename="../../engine/timing/provenance.py" line="97"/>
         <source>Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.</source>
         <translation>优化器每个参数读写的字节数，按可达显存带宽计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="99"/>
+        <location filename="../../engine/timing/provenance.py" line="101"/>
         <source>Kernel launches and host syncs per layer counted from the framework&apos;s source, at a host time per launch and per sync measured on another machine&apos;s CPU, not this one&apos;s.</source>
         <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="106"/>
+        <location filename="../../engine/timing/provenance.py" line="108"/>
         <source>Megatron&apos;s HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) steps in torch&apos;s fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge&apos;s measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate.</source>
         <translation>Megatron 的 HybridDeviceOptimizer：优化器分片中卸载的部分（optimizer_offload_fraction）由 torch 的融合 CPU AdamW 在每个 rank 一个线程上更新，单线程速率由 Megatron-Bridge 实测的 CPU 卸载运行推得；其 fp32 梯度和权重经 PCIe 传输，取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="112"/>
+        <location filename="../../engine/timing/provenance.py" line="114"/>
         <source>The 1F1B schedule&apos;s idle slots: one micro-batch&apos;s forward and backward through every stage but the busiest, counted from the stages&apos; own passes.</source>
         <translation>1F1B 调度的空闲时段：一个微批次的前向和反向流经除最忙阶段外的每个阶段，按各阶段自身的计算量计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="114"/>
+        <location filename="../../engine/timing/provenance.py" line="116"/>
         <source>GPipe&apos;s idle slots, as 1F1B&apos;s: one micro-batch&apos;s forward and backward through every stage but the busiest.</source>
         <translation>GPipe 的空闲时段，与 1F1B 相同：一个微批次的前向和反向流经除最忙阶段外的每个阶段。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="116"/>
+        <location filename="../../engine/timing/provenance.py" line="118"/>
         <source>The interleaved schedule&apos;s idle slots: one micro-batch through every stage but the busiest, divided by the chunks per GPU (vpp).</source>
         <translation>交错调度的空闲时段：一个微批次流经除最忙阶段外的每个阶段，再除以每个 GPU 的模型块数（vpp）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="118"/>
+        <location filename="../../engine/timing/provenance.py" line="120"/>
         <source>Zero bubble ZB-1p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes it defers into them, pp - 1 of them.</source>
         <translation>零气泡 ZB-1p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的权重梯度计算，共 pp - 1 次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="120"/>
+        <location filename="../../engine/timing/provenance.py" line="122"/>
         <source>Zero bubble ZB-2p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes of every micro-batch but the last, deferred into them.</source>
         <translation>零气泡 ZB-2p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的、除最后一个微批次外每个微批次的权重梯度计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="123"/>
+        <location filename="../../engine/timing/provenance.py" line="125"/>
         <source>Zero bubble ZB-V (arXiv:2401.10241 section 6): two chunks per GPU in a V; 1F1B&apos;s idle slots less up to 2 (pp - 1) deferred weight-gradient passes (ZB-H2&apos;s form: the paper gives none of its own).</source>
         <translation>零气泡 ZB-V（arXiv:2401.10241 第 6 节）：每个 GPU 两个模型块，呈 V 形排布；1F1B 的空闲时段减去至多 2 (pp - 1) 次推迟的权重梯度计算（采用 ZB-H2 的公式：论文未给出其自身的公式）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="156"/>
+        <location filename="../../engine/timing/provenance.py" line="158"/>
         <source>Bytes over the link the group crosses plus NCCL&apos;s latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="158"/>
+        <location filename="../../engine/timing/provenance.py" line="160"/>
         <source>Bytes over the link plus NCCL&apos;s latency model, less what the framework&apos;s code runs beside its GEMMs, collective by collective (userbuffers&apos; chunks, the backward&apos;s asynchronous collectives).</source>
         <translation>链路上的字节数加上 NCCL 的延迟模型，减去框架代码在其 GEMM 旁并行执行的部分，逐个集合通信计算（userbuffers 的分块、反向传播中的异步集合通信）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="161"/>
+        <location filename="../../engine/timing/provenance.py" line="163"/>
         <source>The framework&apos;s context parallelism all-gathers K and V before each layer&apos;s attention and reduce-scatters their gradients after it, on the critical path: bytes and NCCL latency over the link the cp group crosses, nothing hidden.</source>
         <translation>该框架的上下文并行在每层注意力之前 all-gather K 和 V，并在其之后 reduce-scatter 它们的梯度，均位于关键路径上：按 cp 组所跨链路的字节数与 NCCL 延迟计算，不做任何隐藏。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="164"/>
+        <location filename="../../engine/timing/provenance.py" line="166"/>
         <source>per layer and micro-batch: all-gather of the other cp - 1 ranks&apos; K and V (their TP share of the KV heads) before the attention, again where full recomputation reruns it, + reduce-scatter of their gradients after its backward, each (cp - 1) x the rank&apos;s K and V bytes / the link&apos;s bandwidth + NCCL&apos;s latency, exposed</source>
         <translation>每层每个微批次：注意力之前 all-gather 其余 cp - 1 个 rank 的 K 和 V（它们在 KV 头上的 TP 份额），完整重计算重跑前向时再做一次，+ 反向之后 reduce-scatter 它们的梯度；每次为 (cp - 1) x 本 rank 的 K 和 V 字节数 / 链路带宽 + NCCL 延迟，全部暴露</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="169"/>
+        <location filename="../../engine/timing/provenance.py" line="171"/>
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
@@ -13792,7 +13800,7 @@ GPU-hour</source>
         <translation>后训练</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/formulas.py" line="119"/>
+        <location filename="../../engine/timing/formulas.py" line="123"/>
         <source>interleaved 1F1B, Megatron-Core&apos;s overlapped exchanges: max(0, m x vpp - (p x vpp - 1)) steady-state slots x max(0, T_comm - a chunk&apos;s forward), each send hidden behind one chunk of the other direction and exposed only by what it outlasts that chunk&apos;s forward by (a third of the chunk&apos;s forward + backward), + the tied embedding&apos;s gradient sum once a step; the warm-up&apos;s and cool-down&apos;s sends are in the bubble</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：max(0, m x vpp - (p x vpp - 1)) 个稳态时隙 x max(0, T_comm - 一个块的前向)，每次发送隐藏在另一方向的一个块之后，只暴露其超出该块前向的部分（块的前向 + 反向的三分之一），+ 每步一次绑定嵌入的梯度求和；预热和冷却阶段的发送计入气泡</translation>
     </message>
