@@ -236,5 +236,5 @@ def bf16_optimizer(s: Scenario) -> bool:
     must use z0! it implements its own zero stage 1 equivalent' (bigscience-workshop/bigscience
     train/tr11-176B-ml/tr11-176B-ml.slurm). Frameworks that run DeepSpeed say so (engine/frameworks/defaults.py
     bf16_optimizer_without_zero); DeepSpeed of April 2021 (deepspeed-2021) predates it."""
-    return (defaults_for(s.framework).bf16_optimizer_without_zero and s.precision == "mixed-bf16" and s.zero_stage == 0
-            and not s.fsdp)
+    return (s.precision == "mixed-bf16" and s.zero_stage == 0 and not s.fsdp  # the keys first: most scenarios stop here
+            and defaults_for(s.framework).bf16_optimizer_without_zero)
