@@ -191,22 +191,33 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
     out += _image_warnings(s, spec)
     if not isinstance(s.gpu, str):
         return out
-    gpu = get_gpu(s.gpu)
-    if "bf16" in s.precision and not gpu.bf16:
-        out.append(message(QT_TRANSLATE_NOOP(
-            "engine", "{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card."), gpu=gpu.name))
+    before, after = _gpu_sentences(s.gpu, s.precision, s.host_memory_bytes is None)
+    out += before
     if (cannot := precision_cannot_run(s)) is not None:  # the verdict and time say so too (gpu_precision.py)
         out.append(cannot)
-    if gpu.shares_host_memory and s.host_memory_bytes is None:  # one pool: the two checks are one sum (host_pool)
-        out.append(message(QT_TRANSLATE_NOOP(
+    out += after
+    return out
+
+
+@lru_cache(maxsize=256)  # a preset GPU's sentences: the same for every estimate on it (estimated each time, ~0.5 us)
+def _gpu_sentences(gpu_id: str, precision: str, host_memory_unset: bool) -> tuple[tuple[Message, ...],
+                                                                                 tuple[Message, ...]]:
+    """(the sentences before precision_cannot_run's, those after) of the preset GPU `gpu_id`."""
+    gpu = get_gpu(gpu_id)
+    before, after = [], []
+    if "bf16" in precision and not gpu.bf16:
+        before.append(message(QT_TRANSLATE_NOOP(
+            "engine", "{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card."), gpu=gpu.name))
+    if gpu.shares_host_memory and host_memory_unset:  # one pool: the two checks are one sum (host_pool)
+        after.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by "
             "default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves."),
             gpu=gpu.name, pool=format_bytes(gpu.memory_bytes), share=round(gpu.usable_fraction * 100)))
     elif gpu.usable_fraction < 1:
-        out.append(message(QT_TRANSLATE_NOOP(
+        after.append(message(QT_TRANSLATE_NOOP(
             "engine", "{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity "
             "shown is that share."), gpu=gpu.name, share=round(gpu.usable_fraction * 100)))
-    return out
+    return tuple(before), tuple(after)
 
 
 def _image_warnings(s: Scenario, spec: ModelSpec) -> list[Message]:

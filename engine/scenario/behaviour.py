@@ -97,14 +97,24 @@ def fsdp_shards(s: Scenario) -> bool:
     """The scenario shards with FSDP: its fsdp key, or zero_stage 3 under a framework whose only sharding is FSDP
     (its parallelism row: Parallelism.sharding), whose ZeRO-3 is its FSDP (torchtitan's FSDP2: Scenario.effective_zero;
     examples/qwen3-30b-a3b-8x-h100.json states it so), not DeepSpeed's per-module gathers."""
-    return s.fsdp or (s.zero_stage == 3 and bool(defaults_for(s.framework).parallelism.sharding(3)["fsdp"]))
+    return s.fsdp or (s.zero_stage == 3 and _zero3_is_fsdp(s.framework))
+
+
+@lru_cache(maxsize=256)  # a framework id (a shipped row)
+def _zero3_is_fsdp(framework: str) -> bool:
+    return bool(defaults_for(framework).parallelism.sharding(3)["fsdp"])
 
 
 def fsdp1_wrap(s: Scenario) -> bool:
     """The scenario shards with PyTorch's FSDP1 (FullyShardedDataParallel): its own fsdp_version, or its
     framework's default (engine/frameworks/defaults.py fsdp_version)."""
-    version = defaults_for(s.framework).fsdp_version if s.fsdp_version == "auto" else s.fsdp_version
-    return fsdp_shards(s) and version == 1
+    return _fsdp1_wrap(s.framework, s.fsdp_version, s.fsdp, s.zero_stage)
+
+
+@lru_cache(maxsize=1024)  # the framework's row and three keys: a step time asks three times
+def _fsdp1_wrap(framework: str, fsdp_version: int | str, fsdp: bool, zero_stage: int) -> bool:
+    version = defaults_for(framework).fsdp_version if fsdp_version == "auto" else fsdp_version
+    return (fsdp or (zero_stage == 3 and _zero3_is_fsdp(framework))) and version == 1  # fsdp_shards and FSDP1
 
 
 def whole_mla_down(s: Scenario) -> bool:
@@ -226,5 +236,5 @@ def bf16_optimizer(s: Scenario) -> bool:
     must use z0! it implements its own zero stage 1 equivalent' (bigscience-workshop/bigscience
     train/tr11-176B-ml/tr11-176B-ml.slurm). Frameworks that run DeepSpeed say so (engine/frameworks/defaults.py
     bf16_optimizer_without_zero); DeepSpeed of April 2021 (deepspeed-2021) predates it."""
-    return (defaults_for(s.framework).bf16_optimizer_without_zero and s.precision == "mixed-bf16" and s.zero_stage == 0
-            and not s.fsdp)
+    return (s.precision == "mixed-bf16" and s.zero_stage == 0 and not s.fsdp  # the keys first: most scenarios stop here
+            and defaults_for(s.framework).bf16_optimizer_without_zero)

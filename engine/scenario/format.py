@@ -309,8 +309,10 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
     @property
     def effective_zero(self) -> int:
         """The stage it shards at (effective_stage; the memory model shards so: engine/memory/model_states.py)."""
+        if self.fsdp:  # effective_stage's order, the framework read only where it can matter (asked ~6 times a step)
+            return 3
         dist_opt = self.distributed_optimizer and defaults_for(self.framework).takes_megatron_arguments
-        return effective_stage(self.zero_stage, self.fsdp, dist_opt)
+        return effective_stage(self.zero_stage, False, dist_opt)
 
     def with_unchecked(self, **changes: Any) -> Scenario:
         """A copy with some keys changed, in engine form and NOT validated: for search loops whose values are

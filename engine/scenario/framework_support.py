@@ -116,7 +116,8 @@ def cannot_run(s: Scenario) -> tuple[str, ...]:
         s.lora_layers, s.optimizer, s.attention)
     if not runs_on_gpu(s):
         names += ("gpu",)
-    names += tuple(name for name, _ in refused_splits(s))  # Megatron's split and layout, ZB-V's: asserted
+    if splits := refused_splits(s):  # Megatron's split and layout, ZB-V's: asserted (none at pp 1, most estimates)
+        names += tuple(name for name, _ in splits)
     # the default (0, every rank) asks nothing more; a stage the framework lacks altogether is "zero"'s sentence alone
     if s.dp_shard and "zero" not in names and not runs_shard_group(s):
         names += ("dp_shard",)

@@ -53,6 +53,8 @@ def as_laid_out(s: Any) -> Any:
     sequence shorter than itself is laid out as packed rows with packed_sequence_tokens that length (a padding-free
     row of micro_batch x seq_len tokens still attends per sequence of seq_len), so sequence_tokens reads the same on
     the scenario and on its layout."""
+    if s.packing == "none" and s.packed_sequence_tokens == 0:  # rows as given, each one sequence: s itself
+        return s
     rows, row_tokens = laid_out(s)
     attended = sequence_tokens(s)
     per_sequence = attended if attended < row_tokens else 0

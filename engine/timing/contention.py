@@ -44,11 +44,10 @@ def nccl_sm_share(hw: Hardware, one_node: bool = False, layer: Layer | None = No
     CTAs than the SMs left lose nothing (sm_residency.tail_share_of_gemms). `one_node`: the group stays on one node's
     NVLink, where NCCL's rings have as many channels as the NVLink bandwidth allows (ctas_inside_node), not the two
     per NIC of a group that crosses nodes (ctas)."""
-    share = _sm_share(hw.arch, hw.gpu_id or "", one_node)
-    if layer is None or not share or not (static_persistent_gemms(hw.arch) and makes_gemm_wait("nccl")):
+    share, waits, held, sms = _gpu_share(hw.arch, hw.gpu_id or "", one_node)
+    if layer is None or not share or not waits:
         return share
-    sms = efficiency()["gemm_waves"]["sms"].get(hw.gpu_id or "", 0)
-    return layer_tail_share(*layer[:2], _held_sms(hw.arch, hw.gpu_id or "", one_node), sms, layer[2])
+    return layer_tail_share(*layer[:2], held, sms, layer[2])
 
 
 def nccl_held_sms(hw: Hardware, one_node: bool = False) -> int:
@@ -61,6 +60,15 @@ def _held_sms(arch: str, gpu_id: str, one_node: bool) -> int:
     table = efficiency()["nccl_contention"]
     inside = table["ctas_inside_node"].get(gpu_id, 0) if one_node else 0
     return int(inside or table["ctas"].get(arch, 0))
+
+
+@cache
+def _gpu_share(arch: str, gpu_id: str, one_node: bool) -> tuple[float, bool, int, int]:
+    """(_sm_share, whether the family's GEMMs wait for NCCL's end, SMs NCCL holds, the GPU's SMs): preset facts of
+    the GPU, the same for every step time on it (looked up, not recomputed: every step time asks)."""
+    waits = static_persistent_gemms(arch) and makes_gemm_wait("nccl")
+    sms = efficiency()["gemm_waves"]["sms"].get(gpu_id, 0)
+    return _sm_share(arch, gpu_id, one_node), waits, _held_sms(arch, gpu_id, one_node), sms
 
 
 @cache

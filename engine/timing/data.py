@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ..frameworks.defaults import defaults_for
@@ -30,5 +30,6 @@ def memory_stream_fraction(gpu_id: str | None) -> float:
     return float(table.get("_gpu", {}).get(gpu_id or "", table["value"]))
 
 
+@lru_cache(maxsize=256)  # a framework id (a shipped row): every step time asks a few times
 def framework_profile(framework: str) -> dict[str, Any]:
     return efficiency()["frameworks"][defaults_for(framework).profile or framework]

@@ -6,7 +6,7 @@ takes from that compute (the SMs NCCL holds while it runs, contention.py) added.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Protocol
 
 from ..memory.parallelism.components import pipeline_keeps_weights
@@ -247,6 +247,7 @@ def _first_units_seconds(s: Scenario, spec: ModelSpec, busiest: StageWork, gathe
     return link_bytes * seconds_per_byte + 2 * latency
 
 
+@lru_cache(maxsize=256)  # a world size: every FSDP1 step time asks
 def fsdp1_divide_factors(world: int) -> tuple[float, float]:
     """(pre, post) factors FSDP1 divides the gradients by around its reduce-scatter, ~sqrt(world) each
     (torch/distributed/fsdp/_init_utils.py _get_gradient_predivide_factor: doubled while it divides the world and

@@ -58,10 +58,12 @@ def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, h
     tensorwise (current scaling, VIEWS_PER_WEIGHT calls a weight) or delayed (DELAYED_CALLS_PER_WEIGHT), the paths
     read here, and trains them (LoRA's adapters are not fp8 weights); Megatron's frameworks only
     (takes_megatron_arguments), since the update is its DistributedOptimizer's."""
-    calls = _calls_per_weight(fp8_casts(s, prof))
-    if not (calls and s.fp8_param_gather and s.precision == "fp8" and s.effective_zero >= 1
-            and s.method not in ("lora", "qlora")
+    if not (s.fp8_param_gather and s.precision == "fp8" and s.effective_zero >= 1  # the scenario's keys first:
+            and s.method not in ("lora", "qlora")  # every step time asks, few keep fp8 weights
             and defaults_for(s.framework).takes_megatron_arguments):  # Megatron's DistributedOptimizer runs it
+        return 0.0
+    calls = _calls_per_weight(fp8_casts(s, prof))
+    if not calls:
         return 0.0
     weights = layers * _weights_per_layer(spec, s.ep) * min(1.0, max(trained_share, 0.0))
     call = host_call_seconds(s)[1]

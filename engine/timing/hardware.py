@@ -71,9 +71,14 @@ def _pcie_bytes_per_s(generation: int | None) -> float | None:
 
 
 def hardware_for(s: Scenario) -> Hardware:
-    gpu_id = s.gpu if isinstance(s.gpu, str) else None
-    return _hardware(s.gpu, s.intra_node_bandwidth_bytes_per_s, s.inter_node_bandwidth_bytes_per_s,
-                     s.inter_node_ring_bandwidth_bytes_per_s, host_cpu_facts(gpu_id, s.host_cpu))
+    return _scenario_hardware(s.gpu, s.intra_node_bandwidth_bytes_per_s, s.inter_node_bandwidth_bytes_per_s,
+                              s.inter_node_ring_bandwidth_bytes_per_s, s.host_cpu)
+
+
+@lru_cache(maxsize=256)  # the scenario's keys as they are: one lookup a step time (host_cpu_facts is read once per key)
+def _scenario_hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ring: float | None,
+                       host_cpu: str) -> Hardware:
+    return _hardware(gpu, intra, inter, ring, host_cpu_facts(gpu if isinstance(gpu, str) else None, host_cpu))
 
 
 @lru_cache(maxsize=256)

@@ -359,12 +359,12 @@ def optimizer_host_seconds(s: Scenario, spec: ModelSpec, optimizer_gpu: float, b
     the first kernel, then the foreach launches beside the GPU's step, then a round trip. Full fine-tuning of a dense
     model, or of the MoE layers counted_moe counts, with torch's AdamW (foreach, or fused) over whole tensors; LoRA's
     adapters, ZeRO's partitions and other optimizers are not counted here."""
+    if s.method != "full" or s.effective_zero >= 1:  # the scenario's keys first (every step time asks); ZeRO:
+        return 0.0  # DeepSpeed's optimizer over flat partitions, or FSDP's sharded tensors: not counted
     optimizer = optimizer_used(s)
-    if not counted_layers(s) or s.method != "full" or optimizer not in ("adamw", "adamw-fused"):
+    if not counted_layers(s) or optimizer not in ("adamw", "adamw-fused"):
         return 0.0
     if spec.is_moe and not counted_moe(s, spec, False):  # other MoE layers' tensors as transformers holds them: not read
-        return 0.0
-    if s.effective_zero >= 1:  # DeepSpeed's optimizer over flat partitions, or FSDP's sharded tensors: not counted
         return 0.0
     if s.optimizer_in_backward or not synchronised_phases(s):
         # without a sync before it the optimizer's Python hides behind the backward's GPU work; after the Trainer's

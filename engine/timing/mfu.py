@@ -3,6 +3,8 @@ the attention scores, a sliding window's share), without the weight gradients th
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..memory.parallelism.layout import last_layer_kind, trained_mtp_layers
 from ..memory.states import adapted_layer_share
 from ..messages import QT_TRANSLATE_NOOP
@@ -75,6 +77,7 @@ def attention_keys_per_token(spec: ModelSpec, seq_len: int, causal: bool = True)
     return (layers - sliding) * seq_len / 2.0 + sliding * (window - window * window / (2.0 * seq_len))
 
 
+@lru_cache(maxsize=1024, typed=True)  # specs hash by identity: every step time asks twice (causal and whole)
 def model_flops_per_token(spec: ModelSpec, seq_len: int, backward_share: float = 1.0,
                           weight_grad_share: float = 1.0, causal: bool = True) -> float:
     """6 N (active, without the input embedding and a vision tower) + 4 (1 + 2) d_attn K, K the keys a token's
