@@ -26,6 +26,8 @@ BENCHMARKS = REPO / "benchmarks"
 # Benchmarks that run in an environment of their own (torch, a vLLM release's Python files), never the planner's:
 # their docstrings name it. Not imported here (their top-level imports need it), only compiled.
 OUTSIDE_ENVIRONMENT = {
+    "nemo_rl_worker_output_host": "runs NeMo-RL's worker output loop on vLLM 0.11.2's output objects: torch, vLLM and "
+                                  "transformers 4.57.1",
     "verl_dtensor_state_dict_host": "runs torch's FSDP1 DTensor state-dict chunk and full_tensor on the CPU: torch",
     "dgx_host_ratio": "times torch.narrow and vLLM 0.11.2 on the CPU: torch's environment (its docstring: "
                       "/tmp/samplervenv with vLLM 0.11.2's files)",
