@@ -54,6 +54,7 @@ QUICK_MAINS: dict[str, list[str]] = {
     "cdna3_kernels": [],
     "cuda_graph_pair_terms": [],
     "error_by_scale": ["hagemann2023"],
+    "gpt_oss_framework_twins": [],
     "hgx_nvl72_pairs": [],
     "host_speed_sensitivity": ["1.0", "b300"],
     "interleaved_chunk_gap": [],
