@@ -64,7 +64,7 @@ QUICK_MAINS: dict[str, list[str]] = {
     "moe_dispatch_regimes": [],
     "moe_layer_kernels": ["megatron-bridge-26.06-pretraining-qwen3_30b_a3b-dgx-gb200-mxfp8-8"],
     "moe_overlap_profile": [],
-    "moe_step_gap": ["qwen3_30b_a3b-dgx-h100"],
+    "moe_step_gap": ["--unheld", "qwen3_30b_a3b-dgx-h100"],
     "moe_sync_bound": ["megatron-bridge-qwen3_30b_a3b-dgx-h100-fp8-16"],
     "mxfp8_path": ["nemotron_3_nano-dgx-gb200"],
     "nemo_rl_v03_phases": [],
