@@ -123,12 +123,15 @@ def test_held_errors() -> None:
     unchanged). h-metaldecode: on Apple GPUs whose GPU time a Metal dispatch is measured (M2 5.16 us, antonellof/ferrox
     issue #149; M3 2.75 us, ml-explore/mlx issue #4521), llama.cpp's 23 dispatches a layer (no q8_1 input
     quantization on Metal) at it (kernel_fixed_time.py metal_decode_dispatches): tg +9.2% -> +8.7% (the M3 Ultra rows
-    Llama 3.3 70B -6.0 / -4.6 -> -6.6 / -5.2%, DeepSeek-R1 +17.0 / +9.2 -> +16.0 / +8.7%)."""
+    Llama 3.3 70B -6.0 / -4.6 -> -6.6 / -5.2%, DeepSeek-R1 +17.0 / +9.2 -> +16.0 / +8.7%). h-servep90: vLLM's Marlin
+    int4 linears reshape their input and output (vLLM 0.9.1 marlin_utils.py apply_awq_marlin_linear, 2 views in each
+    of a layer's 4 GEMMs, engine/serving/host_iteration.py marlin_views_seconds): issue #20469's eager AWQ TPOT -19.8%
+    -> -14.3% (tokens/s +37.0% -> +31.5%)."""
     summary = ss.summary(ss.compare_all(_rows_before_serverows2()))
     assert summary["llama.cpp"]["tokens_per_second"]["signed"] == pytest.approx(0.087, abs=0.005)
     assert summary["llama.cpp"]["prefill_tokens_per_second"]["signed"] == pytest.approx(-0.079, abs=0.005)
     assert summary["llama.cpp"]["prefill_tokens_per_second"]["p90"] == pytest.approx(0.143, abs=0.005)
-    assert summary["vllm"]["tpot_ms"]["signed"] == pytest.approx(-0.198, abs=0.005)
+    assert summary["vllm"]["tpot_ms"]["signed"] == pytest.approx(-0.143, abs=0.005)
     assert summary["sglang"]["tpot_ms"]["signed"] == pytest.approx(-0.090, abs=0.005)
     assert summary["sglang"]["tokens_per_second"]["signed"] == pytest.approx(0.135, abs=0.005)
     assert summary["vllm"]["latency_ms"]["signed"] == pytest.approx(-0.120, abs=0.005)
@@ -307,7 +310,10 @@ def test_held_errors_of_the_new_sources() -> None:
     R1's experts hold 16 of a 512-token ubatch on average and compute 32): DeepSeek-R1 pp512 +54.6% -> +0.7%.
     h-metaldecode: the M3 generation's measured GPU time a Metal dispatch (2.75 us, ml-explore/mlx issue #4521) on
     llama.cpp's 23 dispatches a layer, in place of the CUDA kernels' fixed times: tg128 -6.0% -> -6.6% (Llama 3.3 70B),
-    +17.0% -> +16.0% (DeepSeek-R1), its decode at context 4,160 +9.2% -> +8.7%."""
+    +17.0% -> +16.0% (DeepSeek-R1), its decode at context 4,160 +9.2% -> +8.7%.
+    h-servep90: MLX's steel GEMM computes whole M tiles (engine/serving/mlx_gemm_tiles.py, ml-explore/mlx@0eb56d5b
+    matmul.cpp: 32 rows a tile below 2^20 output elements, 64 above): the 16-token prompt computes 32 rows of each
+    layer matrix and 64 of the LM head, +181.5% -> +152.9%."""
     a100 = _errors_of("vllm-nightly-9523-", "latency_ms")
     h100 = _errors_of("vllm-nightly-9555-", "latency_ms")
     assert len(a100) == len(h100) == 3
@@ -325,7 +331,7 @@ def test_held_errors_of_the_new_sources() -> None:
     # PR #1069's two rows alone (h-presets20's mlx-examples #1029 rows are held with the other new sources)
     summary = ss.summary(ss.compare_all([r for r in ss.read_rows() if r["id"].startswith("mlx-1069-")]))["mlx"]
     assert summary["tokens_per_second"]["signed"] == pytest.approx(0.041, abs=0.005)
-    assert summary["prefill_tokens_per_second"]["signed"] == pytest.approx(1.815, abs=0.005)
+    assert summary["prefill_tokens_per_second"]["signed"] == pytest.approx(1.529, abs=0.005)
 
 
 def test_a_long_context_decode_rate_is_the_pg_run_less_its_prefill() -> None:

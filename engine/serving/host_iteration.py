@@ -68,6 +68,15 @@ DYNAMIC_CACHE_CATS_PER_LAYER = 2
 # step; the Python beyond the kernels in three runs of 5 rounds: 360.8, 377.5, 372.9 view calls, the median)
 GENERATE_LOOP_KERNELS = 67
 GENERATE_LOOP_PYTHON_VIEW_CALLS = 372.9
+# vLLM's Marlin int4 linear (an AWQ checkpoint runs awq_marlin on compute capability 8.0+: vLLM 0.9.1
+# quantization/awq_marlin.py AWQMarlinConfig.override_quantization_method lines 107-124; GPTQ gptq_marlin the same
+# way): apply_awq_marlin_linear / apply_gptq_marlin_linear (quantization/utils/marlin_utils.py lines 434-476 / 387-430)
+# reshape the input to 2-D and the output back, two views beyond the unquantized linear's F.linear (layers/linear.py
+# UnquantizedLinearMethod.apply line 203), in each of the layer's GEMMs (qkv_proj, o_proj, gate_up_proj, down_proj;
+# a MoE layer's attention two). The Python frames around the gptq_marlin_gemm call are not priced: a lower bound.
+MARLIN_FORMATS = ("awq-int4", "gptq-int4")
+MARLIN_VIEWS_PER_LINEAR = 2
+VLLM_DENSE_LAYER_GEMMS, VLLM_MOE_LAYER_ATTENTION_GEMMS = 4, 2
 
 
 def graph_capture_size(memory: ServingMemory) -> int | None:
@@ -157,10 +166,21 @@ def decode_host_seconds(s: Scenario, spec: ModelSpec, memory: ServingMemory, con
     layers = -(-spec.layers // max(1, s.pp))
     # its eager model code, measured (module docstring)
     python = vllm_v1_eager_python_seconds(s, layers) if s.serving_engine == VLLM_ENGINE and s.enforce_eager else 0.0
-    return layers * paged_layer_host_seconds(spec, s.tp) * host_speed_factor(s) + python
+    return layers * (paged_layer_host_seconds(spec, s.tp) * host_speed_factor(s) + marlin_views_seconds(s, spec)) + python
 
 
-__all__ = ["DYNAMIC_CACHE_CATS_PER_LAYER", "GENERATE_LOOP_KERNELS", "GENERATE_LOOP_PYTHON_VIEW_CALLS", "VLLM_ENGINE",
+def marlin_views_seconds(s: Scenario, spec: ModelSpec) -> float:
+    """Host seconds a decoder layer's Marlin int4 GEMMs add in vLLM (MARLIN_FORMATS' two reshapes each) on the run's
+    host; 0 for another engine or weight format."""
+    if s.serving_engine != VLLM_ENGINE or s.weight_format not in MARLIN_FORMATS:
+        return 0.0
+    gemms = VLLM_MOE_LAYER_ATTENTION_GEMMS if spec.is_moe else VLLM_DENSE_LAYER_GEMMS
+    return gemms * MARLIN_VIEWS_PER_LINEAR * host_call_seconds(s)[1]
+
+
+__all__ = ["DYNAMIC_CACHE_CATS_PER_LAYER", "GENERATE_LOOP_KERNELS", "GENERATE_LOOP_PYTHON_VIEW_CALLS", "MARLIN_FORMATS",
+           "MARLIN_VIEWS_PER_LINEAR", "VLLM_ENGINE",
            "VLLM_V1_FORWARD_PYTHON_VIEW_CALLS", "VLLM_V1_LAYER_PYTHON_VIEW_CALLS", "decode_host_seconds",
-           "graph_capture_size", "launches_from_python", "paged_layer_host_seconds", "runs_without_graph",
+           "graph_capture_size", "launches_from_python", "marlin_views_seconds", "paged_layer_host_seconds",
+           "runs_without_graph",
            "transformers_decode_host_seconds", "transformers_layer_host_seconds", "vllm_v1_eager_python_seconds"]

@@ -57,6 +57,7 @@ from .mla_attention import (
     mla_path,
     prefix_lift_flops_per_token,
 )
+from .mlx_gemm_tiles import steel_tile_padding_flops
 from .result import ServingMemory
 from .users_curve import instances
 from .weights import decode_unread_bytes, expert_byte_share, touched_expert_read_fraction
@@ -238,6 +239,8 @@ def _prefill_seconds(s: Scenario, memory: ServingMemory, prompt: int) -> tuple[f
     # llama.cpp's kernels for a prompt batch (gguf_prefill.py): Metal's 32-row expert tiles, the 2023 builds' K x Q
     # kernel and tile decode, the dequantize-to-F16 pass of builds that ran quantized weights through F16 cuBLAS
     dequantize = 0.0
+    # MLX's steel GEMM computes whole 32 / 64-row tiles of every chunk (mlx_gemm_tiles.py)
+    compute += steel_tile_padding_flops(s, spec, prompt, chunk) / _rate(hw, _compute_format(s))
     if s.serving_engine in GGUF_ENGINES:
         compute += expert_tile_padding_flops(s, spec, prompt) / _rate(hw, _compute_format(s))
         compute += metal_kq_seconds(s, spec, prompt, hw.peak("fp32")) + metal_tile_decode_seconds(
@@ -317,7 +320,8 @@ def serving_speed(s: Scenario, memory: ServingMemory, concurrency: int | None = 
                                QT_TRANSLATE_NOOP("engine", "chunks of max_num_batched_tokens, each the longer of "
                                                  "compute and weight reads, + all-reduces; llama.cpp: + the "
                                                  "dequantization to F16 of builds before PR #8075, Metal's 32-row "
-                                                 "expert tiles, the K x Q kernel and tile decode of 2023 Metal builds")),)
+                                                 "expert tiles, the K x Q kernel and tile decode of 2023 Metal "
+                                                 "builds; MLX: the whole 32- or 64-row tiles of its float matmul")),)
     return ServingSpeed(concurrency=users, context=length, prompt_tokens=prompt,
                         ttft_seconds=prefill + tpot - arrivals,  # its own prefill and one step, not the others'
                         tpot_seconds=tpot, tokens_per_second=users / tpot if tpot > 0 else 0.0,

@@ -7931,12 +7931,12 @@ GPU-hour</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="196"/>
+        <location filename="../../engine/memory/estimate.py" line="209"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="201"/>
+        <location filename="../../engine/memory/estimate.py" line="212"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves.</source>
         <translation>{gpu}：CPU 与 GPU 共用一块 {pool} 的内存；默认 GPU 最多可用其中约 {share}%（即所示容量），每节点的 CPU 内存按 GPU 用剩的部分检查。</translation>
     </message>
@@ -7951,18 +7951,18 @@ GPU-hour</source>
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="206"/>
+        <location filename="../../engine/memory/estimate.py" line="217"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="217"/>
+        <location filename="../../engine/memory/estimate.py" line="228"/>
         <location filename="../../engine/planning/family.py" line="55"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="222"/>
+        <location filename="../../engine/memory/estimate.py" line="233"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -8293,17 +8293,17 @@ GPU-hour</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="364"/>
+        <location filename="../../engine/scenario/format.py" line="366"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="375"/>
+        <location filename="../../engine/scenario/format.py" line="377"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="379"/>
+        <location filename="../../engine/scenario/format.py" line="381"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -9515,7 +9515,7 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="378"/>
+        <location filename="../../engine/timing/model.py" line="385"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -10842,12 +10842,12 @@ GPU-hour</source>
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="369"/>
+        <location filename="../../engine/scenario/format.py" line="371"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="371"/>
+        <location filename="../../engine/scenario/format.py" line="373"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -11734,22 +11734,22 @@ GPU-hour</source>
         <translation>{engine} 运行时剩余 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="64"/>
+        <location filename="../../engine/serving/speed.py" line="65"/>
         <source>Layers kept in CPU memory run on the CPU and are not timed: the times are those of the offloaded layers alone.</source>
         <translation>留在 CPU 内存中的层在 CPU 上运行，不计时：所示时间仅为卸载到 GPU 的层。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="282"/>
+        <location filename="../../engine/serving/speed.py" line="285"/>
         <source>Decode matmuls and attention</source>
         <translation>解码的矩阵乘与注意力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="283"/>
+        <location filename="../../engine/serving/speed.py" line="286"/>
         <source>(2 x active parameters / tp + attention) x sequences / achieved peak</source>
         <translation>（2 × 激活参数量 / tp + 注意力）× 序列数 / 可达峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="285"/>
+        <location filename="../../engine/serving/speed.py" line="288"/>
         <source>Decode weight and KV reads</source>
         <translation>解码时读取权重和 KV</translation>
     </message>
@@ -11762,64 +11762,68 @@ GPU-hour</source>
         <translation type="vanished">（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽；llama.cpp 的量化权重在单个 token 时按其矩阵向量乘的实测带宽占比读取</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="286"/>
+        <location filename="../../engine/serving/speed.py" line="289"/>
         <source>(weights read + sequences x KV cache) / achieved memory bandwidth; a MoE&apos;s routed experts those its tokens pick, in vLLM and SGLang read at the triton fused_moe&apos;s tile share of it; llama.cpp&apos;s quantized weights at one token at its mat-vec&apos;s measured share</source>
         <translation>（读取的权重 + 序列数 × KV 缓存）/ 可达显存带宽；MoE 的路由专家只计其 token 选中的那些，在 vLLM 与 SGLang 中按 triton fused_moe 分块所能达到的该带宽份额读取；llama.cpp 的量化权重在单个 token 时按其矩阵向量乘的实测带宽占比读取</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="290"/>
+        <location filename="../../engine/serving/speed.py" line="293"/>
         <source>Tensor-parallel all-reduces</source>
         <translation>张量并行 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="291"/>
+        <location filename="../../engine/serving/speed.py" line="294"/>
         <source>2 per layer, ring over tp GPUs</source>
         <translation>每层 2 次，在 tp 块 GPU 上环形进行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="292"/>
+        <location filename="../../engine/serving/speed.py" line="295"/>
         <source>Fixed time of each decode kernel</source>
         <translation>每个解码内核的固定时间</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="293"/>
+        <location filename="../../engine/serving/speed.py" line="296"/>
         <source>layers x (GEMMs, attention and small kernels x each one&apos;s fixed time measured on H100), beyond the bytes they move</source>
         <translation>层数 x（GEMM、注意力和小内核 x 各自在 H100 上测得的固定时间），在其搬运字节的时间之外</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="295"/>
+        <location filename="../../engine/serving/speed.py" line="298"/>
         <source>Host launches per decode step</source>
         <translation>每个解码步的主机内核启动</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="296"/>
+        <location filename="../../engine/serving/speed.py" line="299"/>
         <source>layers x (kernel launches + module calls + views) issued from Python without CUDA graphs; the step is the longer of this and the GPU&apos;s</source>
         <translation>层数 x（内核启动 + 模块调用 + 视图），在没有 CUDA 图时由 Python 发出；每步取此项与 GPU 时间中较长者</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="298"/>
+        <location filename="../../engine/serving/speed.py" line="301"/>
         <source>Engine loop per decode step</source>
         <translation>每个解码步的引擎循环</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="299"/>
+        <location filename="../../engine/serving/speed.py" line="302"/>
         <source>vLLM V1&apos;s scheduling, input preparation, sampling and output update of each step (its calls&apos; measured CPU time, a fixed part + one per running request), in series with the forward</source>
         <translation>vLLM V1 每步的调度、输入准备、采样与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="304"/>
+        <location filename="../../engine/serving/speed.py" line="307"/>
         <source>New requests&apos; prefills</source>
         <translation>新请求的预填充</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="305"/>
+        <location filename="../../engine/serving/speed.py" line="308"/>
         <source>(sequences - 1) x one prompt&apos;s prefill / (output tokens - 1): SGLang prefills each finished request&apos;s replacement ahead of the next decode step; vLLM V1 puts its chunks into decode steps, adding their compute beyond those steps&apos; idle compute</source>
         <translation>(序列数 - 1) x 一个提示的预填充 / (输出 token 数 - 1)：SGLang 在下一个解码步之前为每个完成请求的替换请求运行预填充；vLLM V1 把其分块放入解码步中，只增加超出这些步空闲算力的计算</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="317"/>
+        <location filename="../../engine/serving/speed.py" line="320"/>
+        <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces; llama.cpp: + the dequantization to F16 of builds before PR #8075, Metal&apos;s 32-row expert tiles, the K x Q kernel and tile decode of 2023 Metal builds; MLX: the whole 32- or 64-row tiles of its float matmul</source>
+        <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce；llama.cpp：再加 PR #8075 之前的构建把权重反量化为 F16 的时间、Metal 专家矩阵乘按 32 行分块多算的部分，以及 2023 年 Metal 构建中 K x Q 核与分块解码的时间；MLX：其浮点矩阵乘按整块 32 或 64 行计算多算的部分</translation>
+    </message>
+    <message>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces; llama.cpp: + the dequantization to F16 of builds before PR #8075, Metal&apos;s 32-row expert tiles, the K x Q kernel and tile decode of 2023 Metal builds</source>
-        <translation>按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce；llama.cpp：再加 PR #8075 之前的构建把权重反量化为 F16 的时间、Metal 专家矩阵乘按 32 行分块多算的部分，以及 2023 年 Metal 构建中 K x Q 核与分块解码的时间</translation>
+        <translation type="vanished">按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce；llama.cpp：再加 PR #8075 之前的构建把权重反量化为 F16 的时间、Metal 专家矩阵乘按 32 行分块多算的部分，以及 2023 年 Metal 构建中 K x Q 核与分块解码的时间</translation>
     </message>
     <message>
         <source>chunks of max_num_batched_tokens, each the longer of compute and weight reads, + all-reduces; llama.cpp: + the dequantization to F16 of builds before PR #8075, Metal&apos;s 32-row expert tiles</source>
@@ -11834,17 +11838,17 @@ GPU-hour</source>
         <translation type="vanished">vLLM V1 每步的调度、输入准备与输出更新（按这些调用实测的 CPU 时间：固定部分 + 每个运行中请求一份），与前向串行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="311"/>
+        <location filename="../../engine/serving/speed.py" line="314"/>
         <source>MLA attention kernel</source>
         <translation>MLA 注意力内核</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="312"/>
+        <location filename="../../engine/serving/speed.py" line="315"/>
         <source>sequences x cached tokens x layers x heads / tp x (2 x (kv_lora_rank + rope dim) + 2 x kv_lora_rank) FLOPs at the bf16 rate, or the latent cache read once per sequence, the longer; its own kernel after the weight reads</source>
         <translation>序列数 x 已缓存词元数 x 层数 x 头数 / tp x (2 x (kv_lora_rank + rope 维度) + 2 x kv_lora_rank) 次浮点运算按 bf16 速率计，或每个序列读取一次潜在缓存，取两者较长者；在权重读取之后作为独立内核运行</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/speed.py" line="316"/>
+        <location filename="../../engine/serving/speed.py" line="319"/>
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
@@ -12930,17 +12934,17 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="16"/>
+        <location filename="../../engine/timing/mfu.py" line="18"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters of the language model without the input embedding: a vision tower runs over image patches, not tokens) + 12 x attention width x the keys a token&apos;s query is scored against in the softmax-attention layers (not gated DeltaNet ones): half the sequence length under the causal mask, as Megatron-LM counts it, and a sliding window&apos;s mean on the layers that slide (recomputation not added), the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × 注意力宽度 × 每个 token 的查询在 softmax 注意力层（不含门控 DeltaNet 层）中打分的键数：因果掩码下为序列长度的一半，与 Megatron-LM 的算法一致，滑动窗口层取窗口内的平均键数（不加重计算），行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="32"/>
+        <location filename="../../engine/timing/mfu.py" line="34"/>
         <source>MFU (attention counted whole) = the same, with every key of the attention scores counted, masked or not (12 x layers x attention width x sequence length): the count of PaLM&apos;s appendix B, torchtitan and nanoGPT, whose printed MFU is this one; it can exceed 100% at long sequences. The speed cap (no plan more than 10% above the best published run on its GPU) compares this figure, the count the published runs&apos; ceilings were measured in.</source>
         <translation>MFU（注意力全量计入）= 同样的每秒模型 FLOPs，但注意力分数的每个键都计入，无论是否被掩码（12 × 层数 × 注意力宽度 × 序列长度）：即 PaLM 附录 B、torchtitan 和 nanoGPT 的算法，它们打印的 MFU 就是这个值；长序列时可能超过 100%。速度上限（任何方案都不得比其 GPU 上已发表的最佳运行高出 10% 以上）比较的正是这一数值，即已发表运行的上限所用的计法。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="39"/>
+        <location filename="../../engine/timing/mfu.py" line="41"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
