@@ -36,6 +36,12 @@ def test_a_16_token_prompt_doubles_the_layer_matrices() -> None:
 
 def test_only_mlx_float_weights_pay_the_tiles() -> None:
     spec = resolve_model(_scenario())
-    assert steel_tile_padding_flops(_scenario("mlx-4bit"), spec, 16, 8192) == 0.0  # quantized_matmul's kernels
+    # MLX's quantized_matmul (mlx v0.21.1 quantized.cpp qmm_op): fewer than 6 rows run qmv (no tile); 6 or more run
+    # qmm_t in whole 32-row tiles, every layer matrix and the quantized LM head alike: 16 rows compute 32
+    assert steel_tile_padding_flops(_scenario("mlx-4bit"), spec, 5, 8192) == 0.0
+    linears = sum(lin.d_in * lin.d_out for lin in spec.layer_linears(False))
+    padded_rows = 32 - 16
+    assert steel_tile_padding_flops(_scenario("mlx-4bit"), spec, 16, 8192) == pytest.approx(
+        2.0 * padded_rows * (spec.layers * linears + spec.hidden * spec.vocab))
     assert steel_tile_padding_flops(_scenario("Q4_K_M", "llama.cpp"), spec, 16, 8192) == 0.0
     assert steel_tile_padding_flops(_scenario(), spec, 1, 8192) == 0.0
