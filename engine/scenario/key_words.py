@@ -112,6 +112,8 @@ FIELD_LABELS: dict[str, str] = {
     "critic_model": QT_TRANSLATE_NOOP("Fields", "Critic (value model)"),
     "critic_offload": QT_TRANSLATE_NOOP("Fields", "Critic offloaded to CPU memory (critic_offload)"),
     "critic_packing": QT_TRANSLATE_NOOP("Fields", "Critic's sequences (critic_packing)"),
+    "critic_max_tokens_per_micro_batch": QT_TRANSLATE_NOOP("Fields", "Critic's tokens per micro-batch "
+                                                           "(critic_max_tokens_per_micro_batch)"),
     "prompt_len_mean": QT_TRANSLATE_NOOP("Fields", "Mean prompt without padding (prompt_len_mean)"),
     "prompt_len": QT_TRANSLATE_NOOP("Fields", "Tokens per prompt (prompt length)"),
     "completion_len": QT_TRANSLATE_NOOP("Fields", "Tokens per completion (completion length)"),
