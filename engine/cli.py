@@ -276,9 +276,9 @@ UNIT_HELP = "GiB (powers of 1,024, as nvidia-smi and PyTorch count; default) or 
 def _add_cost_flags(p: argparse.ArgumentParser) -> None:
     """`fit --objective cost`'s limits and prices; for an inference scenario (engine/planning/serve_rent.py) also its
     users, lengths and latency target."""
-    p.add_argument("--deadline-days", type=_positive_number(1e-3, 1e5), help="cost: finish within this many days")
+    p.add_argument("--deadline-days", type=_positive_number(1e-3, 1e5), help="cost: days to finish in (or deadline_days)")
     p.add_argument("--budget", type=_positive_number(1e-6, 1e15), help="cost: spend at most this much (the "
-                   "price list's currency; an inference scenario: per hour)")
+                   "price list's currency; an inference scenario: per hour; default: the scenario's budget)")
     p.add_argument("--prices", help='cost: a price list, {"currency": "USD", "prices": {"GPU id": price per '
                    'GPU-hour}} (default: none; the scenario\'s gpu_hour_price for its own GPU)')
     p.add_argument("--users", type=_whole_number(1, 1_000_000), help="cost, inference scenarios: "

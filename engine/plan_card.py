@@ -28,7 +28,9 @@ SERVING_SHOWN = ("serving_engine", "weight_format")  # what a served plan is, de
 SHARED_WITH_SERVING = ("model", "gpu", "gpus_per_node", "nodes", "tp", "pp", "ep", "host_memory_bytes")
 # the file's own words and the price, which a served model's cost per million tokens reads too (gui/serve_mode.py)
 EITHER_WORKLOAD = ("schema_version", "name", "notes", "gpu_hour_price", "currency")
-ALWAYS_SHOWN = ("model", "gpu", "gpus_per_node", "nodes", "method")  # what the plan is, default or not
+# what the plan is, default or not; the method is listed where it differs from its declared default, like any input
+# (user audit 15: "Method: full fine-tune" stood under "Inputs that differ from the defaults" of a pre-training plan)
+ALWAYS_SHOWN = ("model", "gpu", "gpus_per_node", "nodes")
 LOW_HEADROOM_FRACTION = 0.10  # under a tenth of the GPU free, allocator growth or a longer batch can tip it over
 MODEL_KINDS = ("mixture-of-experts models", "vision-language models")
 

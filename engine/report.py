@@ -82,8 +82,8 @@ def input_rows(s: Scenario, tr_fields: Translate = _same, tr_engine: Translate =
     for key, value in changed_inputs(s):
         own = runs.own_name(key, value) if isinstance(value, str) else ""
         words = tr_engine(own) if own else value_words(key, value, tr_fields)
-        if key == "gpu_hour_price" and isinstance(value, int | float):  # "1.3" read without its currency (audit 12)
-            words = format_price(value, s.currency)
+        if key in ("gpu_hour_price", "budget") and isinstance(value, int | float):  # "1.3" read without its currency
+            words = format_price(value, s.currency)  # (user audit 12)
         file_value = ", ".join(str(v) for v in value) if isinstance(value, list | tuple) else str(value)
         rows.append((field_label(key, tr_fields), words, f"{key}: {file_value}"))
     return rows

@@ -28,6 +28,7 @@ from engine.configs import EXPORT_FORMATS, ImportResult
 
 from .i18n import tr_engine
 from .widgets import ok_cancel_buttons
+from .words import field_label, value_words
 
 CONFIG_SUFFIXES = (".json", ".yaml", ".yml", ".toml", ".sh", ".bash", ".slurm")
 CONFIG_FILTER = "Training config (*.json *.yaml *.yml *.toml *.sh);;All files (*)"
@@ -71,7 +72,17 @@ def _value(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _table(headers: list[str], rows: list[tuple[str, ...]]) -> QTableWidget:
+Cell = str | tuple[str, str]  # the text, or (the text, its hover)
+
+
+def _setting_cells(key: str, value: object) -> tuple[Cell, Cell]:
+    """A scenario key and its value as the set-up says them (its control's label, the value's words: "Sharding (ZeRO /
+    FSDP)", "ZeRO-3", "1,000,000,000"; engine/scenario/key_words.py, the words the undo entries and the plan use), the
+    file's key and value on hover: the tables showed zero_stage and 1000000000 (user audit 15)."""
+    return (field_label(key), key), (value_words(key, value), _value(value))
+
+
+def _table(headers: list[str], rows: list[tuple[Cell, ...]]) -> QTableWidget:
     table = QTableWidget(len(rows), len(headers))
     table.setHorizontalHeaderLabels(headers)
     table.verticalHeader().setVisible(False)
@@ -79,9 +90,10 @@ def _table(headers: list[str], rows: list[tuple[str, ...]]) -> QTableWidget:
     table.setTabKeyNavigation(False)  # Tab reaches the dialog's buttons; arrows move in the table (user audit 11)
     table.setWordWrap(True)
     for r, row in enumerate(rows):
-        for c, text in enumerate(row):
+        for c, cell in enumerate(row):
+            text, tip = cell if isinstance(cell, tuple) else (cell, cell)
             item = QTableWidgetItem(text)
-            item.setToolTip(text)
+            item.setToolTip(tip)
             table.setItem(r, c, item)
     header = table.horizontalHeader()
     for c in range(len(headers) - 1):
@@ -120,8 +132,8 @@ class ImportReview:
             note.setObjectName("importModelNote")
             layout.addWidget(note)
         tabs = QTabWidget()
-        mapped = [(m.key, _value(m.value), m.source) for m in result.mapped]
-        assumed = [(a.key, _value(a.value), a.why.format_with(tr_engine)) for a in result.assumed]
+        mapped = [(*_setting_cells(m.key, m.value), m.source) for m in result.mapped]
+        assumed = [(*_setting_cells(a.key, a.value), a.why.format_with(tr_engine)) for a in result.assumed]
         unused = [(u.key, u.why.format_with(tr_engine)) for u in result.unmapped]
         tabs.addTab(_table([_tr(SETTING), _tr(VALUE), _tr(READ_FROM)], mapped),
                     _tr(READ_TAB).replace("%1", str(len(mapped))))

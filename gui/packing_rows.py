@@ -6,7 +6,8 @@ with dynamic batch sizes found no field for its token budget or its length sprea
   use_dynamic_bsz), right below packing, where its declared applies_to holds ("packing padding-free, packed");
 - sequence_len_std (the spread of one sequence's tokens, which padding-free micro-batches wait on:
   engine/posttraining/rank_imbalance.py), below the longest completion, for the online objectives its applies_to
-  names and only with padding-free micro-batches a framework cuts itself (verl), the one case that reads it.
+  names and only with padding-free micro-batches a framework cuts itself (verl) under ZeRO-3 / FSDP, the one case
+  that reads it (rank_imbalance.py ranks_tied_padding_free).
 
 Ranges, visibility and the unset ends come from the keys' declarations (engine/scenario/format.py,
 engine/scenario/posttraining_keys.py); a value set where it does not count stays visible, so it can be seen and
@@ -21,9 +22,10 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QWidget
 
 from engine import Scenario
-from engine.frameworks.defaults import defaults_for
+from engine.memory.states import dtypes_for
 from engine.plan_card import key_applies
-from engine.posttraining.rank_imbalance import completion_spread_tokens
+from engine.posttraining import rl_settings, training_scenario
+from engine.posttraining.rank_imbalance import completion_spread_tokens, ranks_tied_padding_free
 from engine.scenario import KEY_SPECS
 
 from .choices import choice_items, declared_count_range
@@ -91,13 +93,18 @@ class PackingRows(QObject):
         if self.spread.specialValueText() != assumed:  # a new text lays the form out again: only on a change
             self.spread.setSpecialValueText(assumed)
         budget_counts = key_applies(KEY_SPECS["max_tokens_per_micro_batch"], s) or s.max_tokens_per_micro_batch > 0
-        # rank_imbalance.py reads the spread only for padding-free micro-batches that the framework cuts itself (its
-        # fact micro_batches_by_count: verl's); TRL's GRPO showed a row that changed nothing
-        cuts = defaults_for(s.framework).posttraining.micro_batches_by_count
-        spread_counts = (key_applies(KEY_SPECS["sequence_len_std"], s) and s.packing == "padding-free" and cuts
+        # rank_imbalance.py reads the spread only for padding-free micro-batches that the framework cuts itself under
+        # ZeRO-3 / FSDP: its own condition on the update's scenario (TRL's GRPO, and verl under DDP or ZeRO-1/2, showed
+        # a row that changed nothing)
+        spread_counts = (key_applies(KEY_SPECS["sequence_len_std"], s) and ranks_tied_padding_free(_update(s))
                          or s.sequence_len_std is not None)
         shown = (budget_counts, spread_counts)
         if shown != self._shown:  # showing or hiding a row lays the form out again: only on a change
             self._shown = shown
             self._form.setRowVisible(self.token_budget, budget_counts)
             self._form.setRowVisible(self.spread, spread_counts)
+
+
+def _update(s: Scenario) -> Scenario:
+    """The update's training scenario, as the step time reads its rank wait (engine/posttraining/timing.py)."""
+    return training_scenario(s, rl_settings(s, dtypes_for(s).compute))

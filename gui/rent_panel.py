@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine import Scenario
 from engine.models.presets import gpu_presets
 from engine.planning.rent import TIE, RentOption, RentSearch, rent_search
 from engine.planning.rent_report import (
@@ -162,6 +163,12 @@ class RentPanel(SearchPanel):
         self.budget.setDecimals(0)
         self.budget.setSpecialValueText(self.tr("none"))
         self.currency.currentIndexChanged.connect(lambda _i: self._budget_in(self.currency.currentData()))
+        # the limits are the scenario's (deadline_days, budget): saved, exported and opened with the plan, one undo
+        # step each (user audit 15: the exported plan lost the CTO's 21-day deadline and 200,000 USD budget)
+        self.deadline.editingFinished.connect(self._limits_entered)
+        self.budget.editingFinished.connect(self._limits_entered)
+        state.scenarioChanged.connect(self._show_limits)
+        self._show_limits(state.scenario)
         form = QFormLayout()
         form.addRow(self.tr("Currency"), self.currency)
         form.addRow(self.tr("Deadline"), self.deadline)
@@ -202,6 +209,29 @@ class RentPanel(SearchPanel):
         take_scenario_price(self.table, self.currency, self.state.scenario)
         self._budget_in(self.currency.currentData())
         super().showEvent(event)
+
+    def _show_limits(self, s: Scenario) -> None:
+        """The scenario's deadline and budget in their boxes (not while one is being typed in)."""
+        for box, value in ((self.deadline, s.deadline_days), (self.budget, s.budget)):
+            if not box.hasFocus() and box.value() != (value or 0.0):
+                box.setValue(value or 0.0)
+
+    def _limits_entered(self) -> None:
+        """A deadline or budget typed: into the scenario, one undo step; a budget with the list's currency where the
+        scenario has no price to keep its own currency for (rent.py applies the list's currency with a row's price)."""
+        s = self.state.scenario
+        changes: dict[str, Any] = {key: box.value() or None for key, box, label in self._limit_boxes()
+                                   if (box.value() or None) != getattr(s, key)}
+        if not changes:
+            return
+        code = self.currency.currentData()
+        if "budget" in changes and s.gpu_hour_price is None and code != s.currency:
+            changes["currency"] = code
+        label = next(label for key, _box, label in self._limit_boxes() if key in changes)
+        self.state.edit(changes, label)
+
+    def _limit_boxes(self) -> tuple[tuple[str, QDoubleSpinBox, str], ...]:
+        return (("deadline_days", self.deadline, self.tr("Deadline")), ("budget", self.budget, self.tr("Budget")))
 
     def _budget_in(self, code: str) -> None:
         """The budget in the list's currency: it read "3000" beside a price list in USD (user audit 13)."""

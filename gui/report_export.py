@@ -66,7 +66,7 @@ def input_rows(win: PlannerWindow, only: list[str] | None = None) -> list[tuple[
             shown = combos[key].itemText(combos[key].findData(value))
         elif key == "zero_stage" and data.get("fsdp"):
             shown = "FSDP"
-        elif key == "gpu_hour_price" and isinstance(value, int | float):  # "2.5" read without its currency (audit 13)
+        elif key in ("gpu_hour_price", "budget") and isinstance(value, int | float):  # "2.5" read without its currency
             shown = price_words(s, value)
         else:
             shown = value_words(key, value)

@@ -11,7 +11,7 @@ from engine.plan_card import LIKELY_MILLION
 from engine.range_words import likely_range_message
 from engine.scenario import Scenario
 from engine.serving import ServingSpeed
-from engine.serving.report import all_instances_words, million_tokens_cost
+from engine.serving.report import all_at_once_words, all_instances_words, million_tokens_cost
 from engine.serving.speed_band import speed_range_text
 from engine.units import format_count, format_gpu_count, format_money, format_seconds
 
@@ -34,6 +34,8 @@ def speed_words(speed: ServingSpeed | None, engine: str = "", scenario: Scenario
         text = text.replace(key, value)
     if scenario is not None and (together := all_instances_words(scenario, speed)) is not None:
         text += " " + tr_message(together)  # 6 x H100 at tp 1 showed one instance's 1.26K tokens/s unsaid (audit 12)
+    if scenario is not None and (at_once := all_at_once_words(scenario, speed)) is not None:
+        text += " " + tr_message(at_once)  # llama.cpp's first token is one user's, not the last of n sent at once
     likely = speed_range_text(engine, speed, tr_engine) if engine else ""
     return f"{text} {likely}" if likely else text
 

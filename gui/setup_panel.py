@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from engine import Scenario, resolve_model
+from engine.planning.pretraining import is_pretraining
 from engine.scenario import SCENARIO_MAXIMA
 from engine.scenario.optimizer_used import framework_optimizer
 
@@ -344,6 +345,16 @@ class SetupPanel(EditorPanel):
             used = framework_value_words(s.framework, "optimizer", framework_optimizer(s.framework))
             self.optimizer.setItemText(index, self.tr("AdamW as the framework runs it: %1").replace("%1", used))
 
+    def _name_full_method(self, s: Scenario) -> None:
+        """Training every weight said as the run does it: pre-training where the token budget makes it one
+        (engine/planning/pretraining.py is_pretraining), else a full fine-tune (user audit 15: a 2T-token pre-training
+        read "full fine-tune")."""
+        index = self.method.findData("full")
+        text = (self.tr("Train every weight (pre-training)") if is_pretraining(s)
+                else self.tr("Train every weight (full fine-tune)"))
+        if index >= 0 and self.method.itemText(index) != text:  # a new text lays the form out again: only on a change
+            self.method.setItemText(index, text)
+
     def show_scenario(self, s: Scenario) -> None:
         spec = resolve_model(s)
         self.lora.show(s, spec)
@@ -383,6 +394,7 @@ class SetupPanel(EditorPanel):
         self.seq_len.set_value(s.seq_len)
         self.limits.show(s, spec.is_moe)  # a dense model's EP, and what the framework has no parallelism for
         self._name_auto_optimizer(s)  # after: a framework's own optimizer names (limits.show) rebuild the list
+        self._name_full_method(s)
         mark_precisions(self.precision, s)  # NVFP4 greyed where the GPU has no FP4 tensor cores
         self.vision.show(s, spec.vision)
         self.rl.show(s)

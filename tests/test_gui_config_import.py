@@ -246,3 +246,25 @@ def test_a_served_model_has_no_launch_config_to_export(qtbot, monkeypatch, tmp_p
     assert done.returncode == 2 and not (tmp_path / "ds.json").exists()
     assert done.stderr.strip() == ("error: workload: is inference: launch settings are written for training frameworks "
                                    "(micro-batch, sharding, optimizer), and a served model has none of these.")
+
+
+def test_the_review_tables_say_settings_and_values_in_the_set_ups_words(qtbot):
+    """The review's tables listed `zero_stage | 3` and `stage3_max_live_parameters | 1000000000` (user audit 15): each
+    read and assumed setting now shows its control's label and its value in words, as the undo entries and the plan say
+    them (engine/scenario/key_words.py), with the file's key and value on hover."""
+    from gui.words import field_label, value_words
+
+    result = import_files([DATA / "deepspeed/llamafactory_ds_z3_config.json"])
+    dialog = import_review.ImportReview.build(None, result, "llama-3-8b")
+    qtbot.addWidget(dialog)
+    tabs = dialog.findChild(QTabWidget)
+    read, assumed = (tabs.widget(i).findChild(QTableWidget) or tabs.widget(i) for i in range(2))
+    cells = {read.item(r, 0).toolTip(): (read.item(r, 0).text(), read.item(r, 1).text(), read.item(r, 1).toolTip())
+             for r in range(read.rowCount())}
+    assert cells["zero_stage"] == (field_label("zero_stage"), "ZeRO-3", "3")
+    assert cells["stage3_max_live_parameters"] == (field_label("stage3_max_live_parameters"), "1,000,000,000",
+                                                   "1000000000")
+    assert "zero_stage" not in {read.item(r, 0).text() for r in range(read.rowCount())}
+    shown = {assumed.item(r, 0).toolTip(): assumed.item(r, 1).text() for r in range(assumed.rowCount())}
+    assert shown["precision"] == value_words("precision", "fp32") and shown["gpu"] == "NVIDIA H100 SXM 80GB"
+    assert shown["optimizer"] == "AdamW" and shown["method"] == value_words("method", "full")

@@ -99,6 +99,29 @@ def test_the_rows_follow_their_declarations_and_carry_their_hovers(qtbot, tmp_pa
     assert _shown(win, rows.spread)
 
 
+def test_the_spread_row_shows_only_where_the_rank_wait_reads_it(qtbot, tmp_path):
+    """verl under DDP or ZeRO-1/2: no gather ties the ranks, the longest-rank factor is 1 whatever the spread
+    (rank_imbalance.py), so the row is hidden; it shows again under FSDP (ZeRO-3), where a stated spread moves the
+    update's wait. The row's condition is the engine's own (ranks_tied_padding_free), not a copy."""
+    from engine.memory.states import dtypes_for
+    from engine.posttraining import rl_settings, training_scenario
+    from engine.posttraining.rank_imbalance import longest_rank_factor
+
+    def factor(s) -> float:  # the update's longest-rank factor, as the step time reads it (posttraining/timing.py)
+        return longest_rank_factor(training_scenario(s, rl_settings(s, dtypes_for(s).compute)))
+
+    win = window_from(qtbot, tmp_path, {**VERL_GRPO, "packing": "padding-free"})
+    rows, state = win.setup_panel.packing, win.state
+    for sharding in ({"fsdp": False, "zero_stage": 0}, {"fsdp": False, "zero_stage": 1}, {"fsdp": False, "zero_stage": 2}):
+        state.edit(sharding)
+        assert not _shown(win, rows.spread), sharding
+        for spread in (None, 3000):  # the factor the spread would feed does not move: nothing to set
+            assert factor(state.scenario.replace(sequence_len_std=spread)) == 1.0
+    state.edit({"fsdp": True, "zero_stage": 3})
+    assert _shown(win, rows.spread)
+    assert factor(state.scenario.replace(sequence_len_std=3000)) > factor(state.scenario.replace(sequence_len_std=100)) > 1.0
+
+
 def test_the_time_tabs_rank_wait_hover_gives_the_figures_its_formula_reads(qtbot, tmp_path):
     """The wait's hover gave its formula without its figures (user audit 15): now n, e_n, sigma and where it comes from,
     k, m, the tokens a sequence and the factor, whose excess over 1 times the update's per-token work is the term

@@ -235,7 +235,9 @@ def _verl_critic(s: Scenario) -> list[tuple[str, Any]]:
     return [(c + "path", _HydraText(critic)), (c + "use_remove_padding", unpadded),
             (c + "fsdp_config.param_offload", offload == "optimizer+params"),
             (c + "fsdp_config.optimizer_offload", offload != "none"),
-            ("critic.ppo_micro_batch_size_per_gpu", s.micro_batch)]
+            ("critic.ppo_micro_batch_size_per_gpu", s.micro_batch),
+            # by token count the critic cuts at its own budget (its use_dynamic_bsz follows the actor's)
+            *([("critic.ppo_max_token_len_per_gpu", s.critic_max_tokens_per_micro_batch)] if by_token_count(s) else [])]
 
 
 # bitsandbytes' 8-bit AdamW by the class verl's FSDP actor imports: build_optimizer imports optim.optimizer_impl and

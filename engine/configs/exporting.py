@@ -136,7 +136,8 @@ CARRIED: dict[str, tuple[str, ...]] = {
     "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
             "nodes", "zero_stage", "fsdp"),
     "verl": _RL_CARRIED + ("rollout_max_num_seqs", "rollout_max_model_len", "offload", "gpus_per_node", "nodes",
-                           "critic_model", "rollout_enforce_eager", "packing", "max_tokens_per_micro_batch"),
+                           "critic_model", "rollout_enforce_eager", "packing", "max_tokens_per_micro_batch",
+                           "critic_max_tokens_per_micro_batch"),
     # ms-swift's `megatron sft` (export_swift_megatron.py): Megatron's layout keys plus the model and the tuner
     "ms-swift-megatron": ("model", "method", "lora_rank", "lora_alpha", "lora_targets", "gpus_per_node", "nodes", "tp",
                           "pp", "cp", "ep", "vpp", "sequence_parallel", "micro_batch", "grad_accum", "seq_len",

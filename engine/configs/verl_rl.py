@@ -145,6 +145,9 @@ def _read_models(c: Collector, o: dict[str, Any], objective: str) -> None:
     _read_critic_offload(c, o)
     if objective == "ppo":
         _read_critic_packing(c, o)
+        if "critic.ppo_max_token_len_per_gpu" in o:  # its own token budget (posttraining_keys.py)
+            set_int(c, "critic_max_tokens_per_micro_batch", o["critic.ppo_max_token_len_per_gpu"],
+                    "critic.ppo_max_token_len_per_gpu")
     enabled = as_bool(o.get("reward_model.enable"))
     if enabled:
         model_or_skip(c, "reward_model", o.get("reward_model.model.path"), "reward_model.model.path")

@@ -144,7 +144,12 @@ def rent_to_json(r: RentSearch, currency: str) -> dict[str, Any]:
 
 def rent_report(s: Scenario, prices: dict[str, float], currency: str | None = None, *,
                 deadline_seconds: float | None = None, budget: float | None = None, unit: str = "GiB") -> dict[str, Any]:
+    """`fit --objective cost`: a deadline or budget not given is the scenario's own (deadline_days, budget: the limits
+    the window's rent search keeps with the plan, user audit 15)."""
     cur = s.currency if currency is None else currency
+    if deadline_seconds is None and s.deadline_days is not None:
+        deadline_seconds = s.deadline_days * 86400.0
+    budget = s.budget if budget is None else budget
     return rent_to_json(rent_search(s, prices, deadline_seconds=deadline_seconds, budget=budget, currency=cur,
                                     unit=unit), cur)
 

@@ -107,8 +107,12 @@ def critic_scenario(s: Scenario, rs: RLSettings, loaded: bool) -> Scenario:
     """The training scenario of PPO's critic step: its model, a value head's fused loss, its own offload and layout;
     `loaded`: with its states loaded back for its own phases where its offload holds between phases only."""
     offload = "none" if loaded and rs.critic_offload_between_phases else critic_offload(s)
-    critic = training_scenario(s, rs).with_unchecked(model=s.model if s.critic_model == "same" else s.critic_model,
-                                                     cross_entropy="fused-linear", offload=offload)
+    # by token count the critic cuts its passes at its own budget, not the actor's (verl critic.ppo_max_token_len_per_gpu,
+    # 32,768 by default; its use_dynamic_bsz follows the actor's: posttraining_keys.py critic_max_tokens_per_micro_batch)
+    own = s.with_unchecked(max_tokens_per_micro_batch=s.critic_max_tokens_per_micro_batch) \
+        if s.max_tokens_per_micro_batch else s
+    critic = training_scenario(own, rs).with_unchecked(model=s.model if s.critic_model == "same" else s.critic_model,
+                                                       cross_entropy="fused-linear", offload=offload)
     # its own layout (critic_packing: settings.critic_layout), each sequence at its tokens
     return critic.with_unchecked(packing=rs.critic_packing, seq_len=rs.critic_tokens) if rs.critic_packing else critic
 

@@ -273,6 +273,12 @@ class Scenario(PostTrainingKeys, ServingKeys, MemoryKeys, TimeKeys):
                                        Number(0, math.inf, POSITIVE_OR_NULL, null=True), affects=TIME_ONLY)
     currency: str = key("", "what gpu_hour_price is in, shown beside every cost (\"\": not named)",
                         Choice(choices.CURRENCIES), affects=LABEL)
+    # the rent search's limits, kept with the plan (user audit 15: an exported plan lost them); fit --objective cost's
+    # --deadline-days and --budget where those are not given
+    deadline_days: float | None = key(None, "the rent search's deadline, days to finish the run in (null: none)",
+                                      Number(0, 1e5, POSITIVE_OR_NULL, null=True), affects=LABEL)
+    budget: float | None = key(None, "the rent search's budget: the most the whole run may cost, in currency (null: "
+                               "none)", Number(0, 1e15, POSITIVE_OR_NULL, null=True), affects=LABEL)
     time_calibration: tuple[float, float] | None = key(
         None, '{"measured_step_seconds": M, "predicted_step_seconds": P} from one measured step: times are scaled '
         "by M / P (each 1 us to 1e7 s, M / P from 0.1 to 10; set aside when it would mean MFU over 100%)",

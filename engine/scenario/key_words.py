@@ -100,6 +100,8 @@ FIELD_LABELS: dict[str, str] = {
     "tokens_to_train": QT_TRANSLATE_NOOP("Fields", "Tokens to train"),
     "gpu_hour_price": QT_TRANSLATE_NOOP("Fields", "Price per GPU-hour"),
     "currency": QT_TRANSLATE_NOOP("Fields", "Currency"),  # the plan card listed it as "currency" (user audit 6)
+    "deadline_days": QT_TRANSLATE_NOOP("Fields", "Deadline"),  # the rent tab's rows (gui/rent_panel.py)
+    "budget": QT_TRANSLATE_NOOP("Fields", "Budget"),
     "packing": QT_TRANSLATE_NOOP("Fields", "Sequence packing (packing)"),
     "max_tokens_per_micro_batch": QT_TRANSLATE_NOOP("Fields", "Tokens per micro-batch (max_tokens_per_micro_batch)"),
     "pipeline_layout": QT_TRANSLATE_NOOP("Fields", "Megatron pipeline layout (pipeline_layout)"),  # Make it fit sets it
@@ -110,6 +112,8 @@ FIELD_LABELS: dict[str, str] = {
     "critic_model": QT_TRANSLATE_NOOP("Fields", "Critic (value model)"),
     "critic_offload": QT_TRANSLATE_NOOP("Fields", "Critic offloaded to CPU memory (critic_offload)"),
     "critic_packing": QT_TRANSLATE_NOOP("Fields", "Critic's sequences (critic_packing)"),
+    "critic_max_tokens_per_micro_batch": QT_TRANSLATE_NOOP("Fields", "Critic's tokens per micro-batch "
+                                                           "(critic_max_tokens_per_micro_batch)"),
     "prompt_len_mean": QT_TRANSLATE_NOOP("Fields", "Mean prompt without padding (prompt_len_mean)"),
     "prompt_len": QT_TRANSLATE_NOOP("Fields", "Tokens per prompt (prompt length)"),
     "completion_len": QT_TRANSLATE_NOOP("Fields", "Tokens per completion (completion length)"),
@@ -257,6 +261,7 @@ HSDP_WORDS = QT_TRANSLATE_NOOP("Fields", "HSDP: shard within %1 GPUs")  # dp_sha
 CHANGE_WORDS = QT_TRANSLATE_NOOP("Fields", "%1: %2")
 CHANGES_SEPARATOR = QT_TRANSLATE_NOOP("Fields", ", ")
 BOOL_WORDS = {True: QT_TRANSLATE_NOOP("Fields", "on"), False: QT_TRANSLATE_NOOP("Fields", "off")}
+DAYS_WORDS = QT_TRANSLATE_NOOP("Fields", "%1 days")  # deadline_days, as the rent tab's box shows it ("21 days")
 
 
 # what a rent option rents, said elsewhere in its row: the GPU and its count in the title, the price in the cost, the
@@ -285,6 +290,8 @@ def value_words(key: str, value: Any, tr: Callable[[str], str] = _same) -> str:
         return presets()[value].name  # "Llama 3 8B", not the id "llama-3-8b" a table showed before
     if isinstance(value, bool):
         return tr(BOOL_WORDS[value])
+    if key == "deadline_days" and isinstance(value, int | float):
+        return tr(DAYS_WORDS).replace("%1", f"{value:,.1f}".removesuffix(".0"))
     if isinstance(value, int | float) and key.endswith(("_bytes", "_bytes_per_s", "tokens_to_train")):
         # sizes, bandwidths and token counts as people say them, not 2,199,023,255,552
         if key == "tokens_to_train":

@@ -53,6 +53,12 @@ def _check_token_budget(s: Any) -> None:
         raise ConsistencyError("max_tokens_per_micro_batch", QT_TRANSLATE_NOOP(
             "engine", "Tokens per micro-batch ({tokens}) must hold at least one whole sequence: the prompt and the "
             "longest completion ({longest} tokens)."), tokens=s.max_tokens_per_micro_batch, longest=longest)
+    # PPO's critic cuts its passes at its own budget by the same rearrange_micro_batches (dp_critic.py lines 199-201)
+    if s.training_objective == "ppo" and s.critic_model is not None and s.critic_max_tokens_per_micro_batch < longest:
+        raise ConsistencyError("critic_max_tokens_per_micro_batch", QT_TRANSLATE_NOOP(
+            "engine", "The critic's tokens per micro-batch ({tokens}) must hold at least one whole sequence: the "
+            "prompt and the longest completion ({longest} tokens)."), tokens=s.critic_max_tokens_per_micro_batch,
+            longest=longest)
 
 
 def _check_ulysses(s: Any, spec: ModelSpec) -> None:

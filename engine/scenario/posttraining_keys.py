@@ -92,6 +92,12 @@ class PostTrainingKeys:
         "data.max_prompt_length and its responses to rollout.response_length, the engine's max_model_len); "
         "padding-free = each sequence at its own tokens (use_remove_padding True)", Choice(CRITIC_PACKINGS),
         applies_to="training_objective ppo")
+    critic_max_tokens_per_micro_batch: int = key(
+        32_768, "tokens one micro-batch of PPO's critic holds where the actor's are cut by token count "
+        "(max_tokens_per_micro_batch > 0 with packing): verl's critic.ppo_max_token_len_per_gpu, its own budget, "
+        "default 32,768 (volcengine/verl@9e4074b7 verl/trainer/config/ppo_trainer.yaml line 165; critic.use_dynamic_bsz "
+        "follows the actor's, line 164; dp_critic.py update_critic lines 199-201 cut by it)",
+        WholeNumber(1, 100_000_000), applies_to="training_objective ppo")
     prompt_len: int = key(512, "tokens of each prompt (seq_len is not used by post-training objectives)",
                           WholeNumber(1, 10_000_000), applies_to=POST_TRAINING)
     prompt_len_mean: int | None = key(

@@ -9,6 +9,7 @@ from typing import Any
 from ..memory.verdict_words import users_wait_words
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import Scenario
+from ..scenario.serving_keys import GGUF_ENGINES
 from ..units import format_bytes, format_count, format_money, format_seconds
 from .result import REFUSED, TIGHT, ServingMemory
 from .speed import ServingSpeed, cost_per_million_output_tokens
@@ -57,6 +58,28 @@ def all_instances_words(s: Scenario, speed: ServingSpeed) -> Message | None:
         return None
     return message(ALL_INSTANCES, n=n, users=f"{speed.concurrency * n:,}",
                    tps=format_count(speed.tokens_per_second * n))
+
+
+# llama-server's first token at n users is one request's: its own prompt's prefill and one step, arriving while the
+# others generate (speed.py serving_speed; no other prompt competes, arrivals.py counts none for llama.cpp). Sent at
+# once, the prompts queue: update_slots adds the generating slots' tokens to the batch, then each slot's waiting prompt
+# in slot order "while (slot.n_past < slot.n_prompt_tokens && batch.n_tokens < n_batch)" (ggml-org/llama.cpp
+# examples/server/server.cpp of 2024 and tools/server/server-context.cpp of 2025 alike), so the last slot's prompt is
+# processed after the others' (user audit 15: five friends read "first token after 3.2 s" as everyone's wait)
+AT_ONCE = QT_TRANSLATE_NOOP("engine", "The first token is that of a request arriving while the others generate; if "
+                                      "all {users} send at once, the server processes their prompts one slot after "
+                                      "another and the last waits up to about {wait} ({users} prefills and one step).")
+
+
+def all_at_once_words(s: Scenario, speed: ServingSpeed) -> Message | None:
+    """What the first token's time is at several users of llama.cpp (or ollama, which runs it), and the last user's wait
+    when all send at once: users x one prompt's prefill + one step, the most it can be (prompts shorter than a batch
+    share its weight reads); None for one user or another engine."""
+    if speed.concurrency <= 1 or s.serving_engine not in GGUF_ENGINES:
+        return None
+    prefill = sum(t.seconds for t in speed.prefill_terms)
+    return message(AT_ONCE, users=f"{speed.concurrency:,}",
+                   wait=format_seconds(speed.concurrency * prefill + speed.tpot_seconds))
 
 
 def million_tokens_cost_words(s: Scenario, speed: ServingSpeed) -> Message | None:
@@ -189,6 +212,8 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             bound=tr_engine(BOUND_WORDS[speed.bound])))
         if scenario is not None and (together := all_instances_words(scenario, speed)) is not None:
             lines.append(together.format_with(tr_engine))
+        if scenario is not None and (at_once := all_at_once_words(scenario, speed)) is not None:
+            lines.append(at_once.format_with(tr_engine))
         if likely := speed_range_text(memory.engine, speed, tr_engine):
             lines.append(likely)
         if scenario is not None and (cost := million_tokens_cost_words(scenario, speed)) is not None:

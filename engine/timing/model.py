@@ -284,11 +284,14 @@ STAGE_TIME_MEMO = ScenarioMemo("stage time", KEYS_WITHOUT_TIME_EFFECT | frozense
 def stage_time_per_micro_batch(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rates: Rates,
                                index: int, layers: range, layer_units: bool = False) -> _Stage:
     """The stage's work per micro-batch. The table ignores vpp, which the stage's work does not read but for the model
-    chunks where full checkpointing recomputes N layers of each (recompute_chunks): those are in the key; and ZeRO
-    and FSDP, which reach it through one fact, `layer_units` (the caller's fsdp1_host.wraps_layer_units: each decoder
-    layer an FSDP1 unit whose hooks add to its host work), also in the key."""
+    chunks where full checkpointing recomputes N layers of each (recompute_chunks) and the pipeline layout's chunks
+    (which rank runs the MTP layers): those are in the key; and ZeRO and FSDP, which reach it through one fact,
+    `layer_units` (the caller's fsdp1_host.wraps_layer_units: each decoder layer an FSDP1 unit whose hooks add to its
+    host work), also in the key."""
     chunks = recompute_chunks(s)
-    key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks, layer_units)
+    # a pipeline layout lists pp x vpp chunks, so vpp decides which rank runs its MTP layers (layout.mtp_stage)
+    layout_vpp = s.vpp if s.pipeline_layout and s.pp > 1 else 0
+    key = STAGE_TIME_MEMO.key(s, index, layers.start, layers.stop, chunks, layer_units, layout_vpp)
     st = STAGE_TIME_MEMO.get(key)
     if st is None:
         if each_stage_listed(s, spec):  # distinct_stages lists the stages one by one: those alike share their work

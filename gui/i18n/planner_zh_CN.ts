@@ -1059,378 +1059,398 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../../engine/scenario/key_words.py" line="103"/>
+        <source>Deadline</source>
+        <translation>截止期限</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="104"/>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="105"/>
         <source>Sequence packing (packing)</source>
         <translation>序列打包（packing）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="104"/>
+        <location filename="../../engine/scenario/key_words.py" line="106"/>
         <source>Tokens per micro-batch (max_tokens_per_micro_batch)</source>
         <translation>每个微批次的 token 数（max_tokens_per_micro_batch）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="105"/>
+        <location filename="../../engine/scenario/key_words.py" line="107"/>
         <source>Megatron pipeline layout (pipeline_layout)</source>
         <translation>Megatron 流水线布局（pipeline_layout）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="106"/>
+        <location filename="../../engine/scenario/key_words.py" line="108"/>
         <source>Measured step time</source>
         <translation>实测每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="107"/>
+        <location filename="../../engine/scenario/key_words.py" line="109"/>
         <source>Objective (training objective)</source>
         <translation>目标（训练目标）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="108"/>
+        <location filename="../../engine/scenario/key_words.py" line="110"/>
         <source>Reference (reference model)</source>
         <translation>参考（参考模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="109"/>
+        <location filename="../../engine/scenario/key_words.py" line="111"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="110"/>
+        <location filename="../../engine/scenario/key_words.py" line="112"/>
         <source>Critic (value model)</source>
         <translation>评论家（价值模型）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="111"/>
+        <location filename="../../engine/scenario/key_words.py" line="113"/>
         <source>Critic offloaded to CPU memory (critic_offload)</source>
         <translation>评论家卸载到 CPU 内存（critic_offload）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="112"/>
+        <location filename="../../engine/scenario/key_words.py" line="114"/>
         <source>Critic&apos;s sequences (critic_packing)</source>
         <translation>评论家的序列（critic_packing）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="113"/>
+        <location filename="../../engine/scenario/key_words.py" line="115"/>
+        <source>Critic&apos;s tokens per micro-batch (critic_max_tokens_per_micro_batch)</source>
+        <translation>评论家每个微批次的 token 数（critic_max_tokens_per_micro_batch）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="117"/>
         <source>Mean prompt without padding (prompt_len_mean)</source>
         <translation>去除填充后的平均提示长度（prompt_len_mean）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="114"/>
+        <location filename="../../engine/scenario/key_words.py" line="118"/>
         <source>Tokens per prompt (prompt length)</source>
         <translation>每个提示的 token 数（提示长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="115"/>
+        <location filename="../../engine/scenario/key_words.py" line="119"/>
         <source>Tokens per completion (completion length)</source>
         <translation>每个回答的 token 数（回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="116"/>
+        <location filename="../../engine/scenario/key_words.py" line="120"/>
         <source>Longest completion (max_completion_len)</source>
         <translation>最长补全（max_completion_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="117"/>
+        <location filename="../../engine/scenario/key_words.py" line="121"/>
         <source>Spread of a sequence&apos;s tokens (sequence_len_std)</source>
         <translation>序列词元数的标准差（sequence_len_std）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="118"/>
+        <location filename="../../engine/scenario/key_words.py" line="122"/>
         <source>Completions per prompt (generations)</source>
         <translation>每个提示的回答数（生成数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="119"/>
+        <location filename="../../engine/scenario/key_words.py" line="123"/>
         <source>Generation engine (rollout engine)</source>
         <translation>生成引擎（rollout 引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="120"/>
+        <location filename="../../engine/scenario/key_words.py" line="124"/>
         <source>Engine placement</source>
         <translation>引擎放置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="121"/>
+        <location filename="../../engine/scenario/key_words.py" line="125"/>
         <source>GPUs of the engine (rollout GPUs)</source>
         <translation>引擎的 GPU（rollout GPU）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="122"/>
+        <location filename="../../engine/scenario/key_words.py" line="126"/>
         <source>Engine tensor parallel (rollout TP)</source>
         <translation>引擎张量并行（rollout TP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="123"/>
+        <location filename="../../engine/scenario/key_words.py" line="127"/>
         <source>Engine&apos;s share of each GPU (gpu_memory_utilization)</source>
         <translation>引擎占每块 GPU 的比例（gpu_memory_utilization）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="125"/>
+        <location filename="../../engine/scenario/key_words.py" line="129"/>
         <source>Engine while training (sleep mode)</source>
         <translation>训练期间的引擎（休眠模式）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="126"/>
+        <location filename="../../engine/scenario/key_words.py" line="130"/>
         <source>Engine KV cache format</source>
         <translation>引擎 KV 缓存格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="127"/>
+        <location filename="../../engine/scenario/key_words.py" line="131"/>
         <source>Sequences generated at once (max_num_seqs)</source>
         <translation>同时生成的序列数（max_num_seqs）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="128"/>
+        <location filename="../../engine/scenario/key_words.py" line="132"/>
         <source>Longest request (max_model_len)</source>
         <translation>最长请求（max_model_len）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="129"/>
+        <location filename="../../engine/scenario/key_words.py" line="133"/>
         <source>vLLM release (start-up accounting)</source>
         <translation>vLLM 版本（启动时的显存核算）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="130"/>
+        <location filename="../../engine/scenario/key_words.py" line="134"/>
         <source>Engine shares the trainer&apos;s weights</source>
         <translation>引擎与训练器共用权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="131"/>
+        <location filename="../../engine/scenario/key_words.py" line="135"/>
         <source>Engine without CUDA graphs (enforce_eager)</source>
         <translation>引擎不使用 CUDA 图（enforce_eager）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="132"/>
+        <location filename="../../engine/scenario/key_words.py" line="136"/>
         <source>Engine as vLLM&apos;s AsyncLLM (async_engine)</source>
         <translation>引擎以 vLLM 的 AsyncLLM 运行（async_engine）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="133"/>
+        <location filename="../../engine/scenario/key_words.py" line="137"/>
         <source>Ulysses sequence parallel size</source>
         <translation>Ulysses 序列并行大小</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="138"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <source>full fine-tune</source>
         <translation>全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="138"/>
+        <location filename="../../engine/scenario/key_words.py" line="142"/>
         <source>frozen layers</source>
         <translation>冻结部分层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="142"/>
+        <location filename="../../engine/scenario/key_words.py" line="146"/>
         <source>per-op selective</source>
         <translation>逐算子选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="146"/>
+        <location filename="../../engine/scenario/key_words.py" line="150"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="147"/>
-        <location filename="../../engine/scenario/key_words.py" line="231"/>
+        <location filename="../../engine/scenario/key_words.py" line="151"/>
+        <location filename="../../engine/scenario/key_words.py" line="235"/>
         <source>the framework&apos;s default (auto)</source>
         <translation>框架的默认值（自动）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="148"/>
+        <location filename="../../engine/scenario/key_words.py" line="152"/>
         <source>the trainer&apos;s own generate (none)</source>
         <translation>训练器自带的 generate（无）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="155"/>
+        <location filename="../../engine/scenario/key_words.py" line="159"/>
         <source>frozen, back-propagated</source>
         <translation>冻结，仍反向传播</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="264"/>
+        <source>%1 days</source>
+        <translation>%1 天</translation>
     </message>
     <message>
         <source>supervised fine-tuning (SFT)</source>
         <translation type="vanished">监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="175"/>
+        <location filename="../../engine/scenario/key_words.py" line="179"/>
         <source>reward model on pairs</source>
         <translation>在回答对上训练奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="176"/>
+        <location filename="../../engine/scenario/key_words.py" line="180"/>
         <source>PPO (with a critic)</source>
         <translation>PPO（带评论家）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="177"/>
+        <location filename="../../engine/scenario/key_words.py" line="181"/>
         <source>online DPO</source>
         <translation>在线 DPO</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="178"/>
+        <location filename="../../engine/scenario/key_words.py" line="182"/>
         <source>a copy of the policy</source>
         <translation>策略模型的一份副本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="179"/>
+        <location filename="../../engine/scenario/key_words.py" line="183"/>
         <source>as the policy&apos;s offload</source>
         <translation>与策略模型的卸载相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="187"/>
+        <location filename="../../engine/scenario/key_words.py" line="191"/>
         <source>as the policy&apos;s packing</source>
         <translation>与策略模型的打包相同</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="184"/>
         <location filename="../../engine/scenario/key_words.py" line="188"/>
+        <location filename="../../engine/scenario/key_words.py" line="192"/>
         <source>padded</source>
         <translation>填充</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="184"/>
-        <location filename="../../engine/scenario/key_words.py" line="189"/>
+        <location filename="../../engine/scenario/key_words.py" line="188"/>
+        <location filename="../../engine/scenario/key_words.py" line="193"/>
         <source>padding-free</source>
         <translation>无填充</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="196"/>
+        <location filename="../../engine/scenario/key_words.py" line="200"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="204"/>
+        <location filename="../../engine/scenario/key_words.py" line="208"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="214"/>
+        <location filename="../../engine/scenario/key_words.py" line="218"/>
         <source>axolotl (QLoRA adapters in bf16 for DPO / IPO, KTO, reward, GRPO)</source>
         <translation>axolotl（QLoRA 适配器为 bf16：DPO / IPO、KTO、奖励模型、GRPO）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="222"/>
+        <location filename="../../engine/scenario/key_words.py" line="226"/>
         <source>whole-batch logits in fp32</source>
         <translation>整批 logits 转 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="223"/>
+        <location filename="../../engine/scenario/key_words.py" line="227"/>
         <source>logits in chunks</source>
         <translation>分块计算 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="224"/>
+        <location filename="../../engine/scenario/key_words.py" line="228"/>
         <source>one fused kernel over the logits</source>
         <translation>对 logits 的单个融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="225"/>
+        <location filename="../../engine/scenario/key_words.py" line="229"/>
         <source>Transformer Engine&apos;s fused kernel</source>
         <translation>Transformer Engine 的融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="226"/>
+        <location filename="../../engine/scenario/key_words.py" line="230"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18</source>
         <translation>v2.18 之前的 Transformer Engine 融合内核</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="227"/>
+        <location filename="../../engine/scenario/key_words.py" line="231"/>
         <source>Megatron&apos;s fused vocab-parallel loss</source>
         <translation>Megatron 的融合词表并行损失</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="228"/>
+        <location filename="../../engine/scenario/key_words.py" line="232"/>
         <source>Megatron&apos;s vocab-parallel loss, unfused</source>
         <translation>Megatron 的词表并行损失（未融合）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="229"/>
+        <location filename="../../engine/scenario/key_words.py" line="233"/>
         <source>fused with the output layer, no logits (Liger)</source>
         <translation>与输出层融合，不生成 logits（Liger）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="230"/>
+        <location filename="../../engine/scenario/key_words.py" line="234"/>
         <source>logits in the compute dtype, no fp32 upcast</source>
         <translation>logits 保持计算精度，不升为 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="232"/>
+        <location filename="../../engine/scenario/key_words.py" line="236"/>
         <source>stays resident</source>
         <translation>常驻显存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="233"/>
+        <location filename="../../engine/scenario/key_words.py" line="237"/>
         <source>sleep level 1: weights to CPU memory, KV cache freed</source>
         <translation>睡眠级别 1：权重移到 CPU 内存，释放 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="234"/>
+        <location filename="../../engine/scenario/key_words.py" line="238"/>
         <source>sleep level 2: weights and KV cache freed</source>
         <translation>睡眠级别 2：释放权重和 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="235"/>
+        <location filename="../../engine/scenario/key_words.py" line="239"/>
         <source>on the training GPUs</source>
         <translation>在训练 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="236"/>
+        <location filename="../../engine/scenario/key_words.py" line="240"/>
         <source>on GPUs of its own</source>
         <translation>在它自己的 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="237"/>
+        <location filename="../../engine/scenario/key_words.py" line="241"/>
         <source>as the objective and framework do it</source>
         <translation>按目标和框架的做法</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="238"/>
+        <location filename="../../engine/scenario/key_words.py" line="242"/>
         <source>a frozen copy on the GPU</source>
         <translation>GPU 上的一份冻结副本</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="239"/>
+        <location filename="../../engine/scenario/key_words.py" line="243"/>
         <source>the base with adapters switched off</source>
         <translation>关闭适配器的基础模型</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="240"/>
+        <location filename="../../engine/scenario/key_words.py" line="244"/>
         <source>log-probs computed before training</source>
         <translation>训练前算好的对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="242"/>
+        <location filename="../../engine/scenario/key_words.py" line="246"/>
         <source>the model&apos;s number format (auto)</source>
         <translation>模型的数值格式（自动）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="243"/>
+        <location filename="../../engine/scenario/key_words.py" line="247"/>
         <source>interleaved 1F1B</source>
         <translation>交错 1F1B</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="244"/>
+        <location filename="../../engine/scenario/key_words.py" line="248"/>
         <source>zero bubble ZB-1p</source>
         <translation>零气泡 ZB-1p</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="245"/>
+        <location filename="../../engine/scenario/key_words.py" line="249"/>
         <source>zero bubble ZB-2p</source>
         <translation>零气泡 ZB-2p</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="246"/>
+        <location filename="../../engine/scenario/key_words.py" line="250"/>
         <source>zero bubble ZB-V</source>
         <translation>零气泡 ZB-V</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="247"/>
+        <location filename="../../engine/scenario/key_words.py" line="251"/>
         <source>in the compute number format</source>
         <translation>使用计算数值格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="248"/>
+        <location filename="../../engine/scenario/key_words.py" line="252"/>
         <source>as the checkpoint was released</source>
         <translation>按检查点发布时的格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="254"/>
+        <location filename="../../engine/scenario/key_words.py" line="258"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1640,191 +1660,191 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>2023 年 9 月 9 日至 14 日（Metal）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
-        <location filename="../../engine/scenario/key_words.py" line="151"/>
-        <location filename="../../engine/scenario/key_words.py" line="152"/>
-        <location filename="../../engine/scenario/key_words.py" line="259"/>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
+        <location filename="../../engine/scenario/key_words.py" line="155"/>
+        <location filename="../../engine/scenario/key_words.py" line="156"/>
+        <location filename="../../engine/scenario/key_words.py" line="263"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="140"/>
+        <location filename="../../engine/scenario/key_words.py" line="144"/>
         <source>selective</source>
         <translation>选择性</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="141"/>
+        <location filename="../../engine/scenario/key_words.py" line="145"/>
         <source>full</source>
         <translation>完整</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="149"/>
-        <location filename="../../engine/scenario/key_words.py" line="160"/>
-        <location filename="../../engine/scenario/key_words.py" line="180"/>
-        <location filename="../../engine/scenario/key_words.py" line="241"/>
+        <location filename="../../engine/scenario/key_words.py" line="153"/>
+        <location filename="../../engine/scenario/key_words.py" line="164"/>
+        <location filename="../../engine/scenario/key_words.py" line="184"/>
+        <location filename="../../engine/scenario/key_words.py" line="245"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="149"/>
-        <location filename="../../engine/scenario/key_words.py" line="181"/>
+        <location filename="../../engine/scenario/key_words.py" line="153"/>
+        <location filename="../../engine/scenario/key_words.py" line="185"/>
         <source>optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="150"/>
-        <location filename="../../engine/scenario/key_words.py" line="182"/>
+        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="186"/>
         <source>optimizer states and weights</source>
         <translation>优化器状态和权重</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="153"/>
+        <location filename="../../engine/scenario/key_words.py" line="157"/>
         <source>all</source>
         <translation>全部</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="158"/>
         <source>frozen</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="154"/>
+        <location filename="../../engine/scenario/key_words.py" line="158"/>
         <source>trained</source>
         <translation>训练</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="161"/>
+        <location filename="../../engine/scenario/key_words.py" line="165"/>
         <source>MoE router only</source>
         <translation>仅 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="166"/>
         <source>attention and MoE router</source>
         <translation>注意力与 MoE 路由器</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="163"/>
+        <location filename="../../engine/scenario/key_words.py" line="167"/>
         <source>every transformer layer</source>
         <translation>每个 Transformer 层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="164"/>
+        <location filename="../../engine/scenario/key_words.py" line="168"/>
         <source>the whole forward and backward</source>
         <translation>整个前向与反向</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <location filename="../../engine/scenario/key_words.py" line="177"/>
         <source>pre-training or supervised fine-tuning (SFT)</source>
         <translation>预训练或监督微调（SFT）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="185"/>
+        <location filename="../../engine/scenario/key_words.py" line="189"/>
         <source>packed</source>
         <translation>打包</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="186"/>
+        <location filename="../../engine/scenario/key_words.py" line="190"/>
         <source>no budget</source>
         <translation>不设上限</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="192"/>
+        <location filename="../../engine/scenario/key_words.py" line="196"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="193"/>
+        <location filename="../../engine/scenario/key_words.py" line="197"/>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8 位</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="194"/>
+        <location filename="../../engine/scenario/key_words.py" line="198"/>
         <source>AdamW 8-bit, paged</source>
         <translation>AdamW 8 位（分页）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="195"/>
+        <location filename="../../engine/scenario/key_words.py" line="199"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="197"/>
+        <location filename="../../engine/scenario/key_words.py" line="201"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="198"/>
+        <location filename="../../engine/scenario/key_words.py" line="202"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="199"/>
+        <location filename="../../engine/scenario/key_words.py" line="203"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="200"/>
+        <location filename="../../engine/scenario/key_words.py" line="204"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="201"/>
+        <location filename="../../engine/scenario/key_words.py" line="205"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="202"/>
+        <location filename="../../engine/scenario/key_words.py" line="206"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="203"/>
+        <location filename="../../engine/scenario/key_words.py" line="207"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="205"/>
+        <location filename="../../engine/scenario/key_words.py" line="209"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="209"/>
+        <location filename="../../engine/scenario/key_words.py" line="213"/>
         <source>TRL (post-training; QLoRA adapters in bf16: SFT, GRPO, reward from 0.26, RLOO 0.27, DPO / IPO 0.29, KTO 1.4)</source>
         <translation>TRL（后训练；QLoRA 适配器为 bf16：SFT、GRPO、奖励模型自 0.26 起，RLOO 自 0.27，DPO / IPO 自 0.29，KTO 自 1.4）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="211"/>
+        <location filename="../../engine/scenario/key_words.py" line="215"/>
         <source>TRL before its trainer&apos;s bf16 cast (QLoRA adapters in fp32: every trainer up to 0.25, RLOO 0.26, DPO / IPO up to 0.28, KTO up to 1.3)</source>
         <translation>TRL 在其训练器转换为 bf16 之前的版本（QLoRA 适配器为 fp32：所有训练器 0.25 及更早，RLOO 0.26，DPO / IPO 0.28 及更早，KTO 1.3 及更早）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="216"/>
+        <location filename="../../engine/scenario/key_words.py" line="220"/>
         <source>all linear layers</source>
         <translation>全部线性层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="217"/>
+        <location filename="../../engine/scenario/key_words.py" line="221"/>
         <source>all attention projections</source>
         <translation>全部注意力投影层</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="253"/>
+        <location filename="../../engine/scenario/key_words.py" line="257"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="257"/>
+        <location filename="../../engine/scenario/key_words.py" line="261"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="258"/>
+        <location filename="../../engine/scenario/key_words.py" line="262"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="259"/>
+        <location filename="../../engine/scenario/key_words.py" line="263"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>on</source>
         <translation>开启</translation>
@@ -1860,23 +1880,23 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="156"/>
+        <location filename="../../engine/scenario/key_words.py" line="160"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="157"/>
+        <location filename="../../engine/scenario/key_words.py" line="161"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="158"/>
-        <location filename="../../engine/scenario/key_words.py" line="159"/>
-        <location filename="../../engine/scenario/key_words.py" line="165"/>
+        <location filename="../../engine/scenario/key_words.py" line="162"/>
+        <location filename="../../engine/scenario/key_words.py" line="163"/>
         <location filename="../../engine/scenario/key_words.py" line="169"/>
-        <location filename="../../engine/scenario/key_words.py" line="170"/>
-        <location filename="../../engine/scenario/key_words.py" line="190"/>
-        <location filename="../../engine/scenario/key_words.py" line="221"/>
+        <location filename="../../engine/scenario/key_words.py" line="173"/>
+        <location filename="../../engine/scenario/key_words.py" line="174"/>
+        <location filename="../../engine/scenario/key_words.py" line="194"/>
+        <location filename="../../engine/scenario/key_words.py" line="225"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
@@ -2525,7 +2545,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>ImportReview</name>
     <message>
-        <location filename="../import_review.py" line="35"/>
+        <location filename="../import_review.py" line="36"/>
         <source>Review the imported training config</source>
         <translation>检查导入的训练配置</translation>
     </message>
@@ -2534,92 +2554,92 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="36"/>
+        <location filename="../import_review.py" line="37"/>
         <source>Read %1 files (%2): %3 settings used, %4 assumed, %5 not used.</source>
         <translation>已读取 %1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="37"/>
+        <location filename="../import_review.py" line="38"/>
         <source>Read one file (%2): %3 settings used, %4 assumed, %5 not used.</source>
         <translation>已读取 1 个文件（%2）：使用了 %3 项设置，假定了 %4 项，未使用 %5 项。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="38"/>
+        <location filename="../import_review.py" line="39"/>
         <source>No model preset matched the file; the current model (%1) is kept. Pick another one after the import.</source>
         <translation>文件中的模型没有匹配的预设；保留当前模型（%1）。导入后可另选模型。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="40"/>
+        <location filename="../import_review.py" line="41"/>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="41"/>
+        <location filename="../import_review.py" line="42"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="42"/>
+        <location filename="../import_review.py" line="43"/>
         <source>Read from</source>
         <translation>读取自</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="43"/>
+        <location filename="../import_review.py" line="44"/>
         <source>Read (%1)</source>
         <translation>已读取（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="44"/>
+        <location filename="../import_review.py" line="45"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="45"/>
+        <location filename="../import_review.py" line="46"/>
         <source>Assumed (%1)</source>
         <translation>已假定（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="46"/>
+        <location filename="../import_review.py" line="47"/>
         <source>In the file</source>
         <translation>文件中的项</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="47"/>
+        <location filename="../import_review.py" line="48"/>
         <source>Why it is not used</source>
         <translation>未使用的原因</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="48"/>
+        <location filename="../import_review.py" line="49"/>
         <source>Not used (%1)</source>
         <translation>未使用（%1）</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="49"/>
+        <location filename="../import_review.py" line="50"/>
         <source>Replace the scenario</source>
         <translation>替换当前方案</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="50"/>
+        <location filename="../import_review.py" line="51"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="51"/>
+        <location filename="../import_review.py" line="52"/>
         <source>Import the training config files of one job</source>
         <translation>导入同一训练任务的配置文件</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="52"/>
+        <location filename="../import_review.py" line="53"/>
         <source>Export launch config</source>
         <translation>导出启动配置</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="53"/>
+        <location filename="../import_review.py" line="54"/>
         <source>The settings the plan decides (parallelism, ZeRO stage, offload, batch and accumulation, checkpointing, precision, LoRA/QLoRA), to merge into your own config.</source>
         <translation>方案所决定的设置（并行方式、ZeRO 阶段、卸载、批次与梯度累积、激活检查点、精度、LoRA/QLoRA），请合并到你自己的配置中。</translation>
     </message>
     <message>
-        <location filename="../import_review.py" line="56"/>
+        <location filename="../import_review.py" line="57"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
@@ -3720,57 +3740,57 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>PackingRows</name>
     <message>
-        <location filename="../packing_rows.py" line="42"/>
+        <location filename="../packing_rows.py" line="44"/>
         <source>each sequence padded (none)</source>
         <translation>每条序列单独填充（none）</translation>
     </message>
     <message>
-        <location filename="../packing_rows.py" line="43"/>
+        <location filename="../packing_rows.py" line="45"/>
         <source>sequences back to back, no padding (padding-free)</source>
         <translation>序列首尾相接，不填充（padding-free）</translation>
     </message>
     <message>
-        <location filename="../packing_rows.py" line="44"/>
+        <location filename="../packing_rows.py" line="46"/>
         <source>whole sequences packed into rows of the sequence length (packed)</source>
         <translation>整条序列打包成序列长度的行（packed）</translation>
     </message>
     <message>
-        <location filename="../packing_rows.py" line="47"/>
+        <location filename="../packing_rows.py" line="49"/>
         <source>no budget (0)</source>
         <translation>不设上限（0）</translation>
     </message>
     <message>
-        <location filename="../packing_rows.py" line="53"/>
+        <location filename="../packing_rows.py" line="55"/>
         <source>Sequence packing (packing)</source>
         <translation>序列打包（packing）</translation>
     </message>
     <message>
-        <location filename="../packing_rows.py" line="54"/>
+        <location filename="../packing_rows.py" line="56"/>
         <source>Tokens per micro-batch (max_tokens_per_micro_batch)</source>
         <translation>每个微批次的 token 数（max_tokens_per_micro_batch）</translation>
     </message>
     <message>
-        <location filename="../packing_rows.py" line="56"/>
+        <location filename="../packing_rows.py" line="58"/>
         <source>Spread of a sequence&apos;s tokens (sequence_len_std)</source>
         <translation>序列词元数的标准差（sequence_len_std）</translation>
     </message>
     <message>
-        <location filename="../packing_rows.py" line="59"/>
+        <location filename="../packing_rows.py" line="61"/>
         <source>How a micro-batch&apos;s sequences are laid out. none: each is padded to the sequence length (post-training: to the batch&apos;s longest prompt plus completion). padding-free: the sequences run back to back in one row without padding (TRL / ms-swift padding_free, verl use_remove_padding), so memory and time follow the real tokens. packed: whole sequences are packed into rows of the sequence length (TRL packing, axolotl sample_packing).</source>
         <translation>微批次中序列的排布方式。none：每条序列填充到序列长度（后训练：填充到该批最长的提示加补全）。padding-free：序列在一行中首尾相接、不填充（TRL / ms-swift padding_free，verl use_remove_padding），显存和时间按真实 token 计。packed：整条序列打包进序列长度的行（TRL packing，axolotl sample_packing）。</translation>
     </message>
     <message>
-        <location filename="../packing_rows.py" line="65"/>
+        <location filename="../packing_rows.py" line="67"/>
         <source>The most tokens one micro-batch holds when sequences are padding-free or packed (verl actor.ppo_max_token_len_per_gpu with use_dynamic_bsz). verl cuts each GPU&apos;s mini-batch of micro-batch sequences into ceil(tokens / budget) micro-batches of about equal tokens: a smaller budget needs less activation and logits memory and runs more, smaller micro-batches. It must hold one whole sequence. 0: no budget, a micro-batch holds micro-batch × sequence tokens.</source>
         <translation>序列不填充或打包时一个微批次最多容纳的 token 数（verl 开启 use_dynamic_bsz 时的 actor.ppo_max_token_len_per_gpu）。verl 把每块 GPU 上由“微批次”条序列组成的小批次切成 ceil(token 数 / 上限) 个 token 数大致相等的微批次：上限越小，激活和 logits 显存越少，微批次越多越小。上限至少要装下一整条序列。0：不设上限，一个微批次容纳 微批次 × 序列 个 token。</translation>
     </message>
     <message>
-        <location filename="../packing_rows.py" line="71"/>
+        <location filename="../packing_rows.py" line="73"/>
         <source>How much one sequence&apos;s length (prompt + completion, without padding) varies over a step: its standard deviation in tokens, as a run&apos;s log gives it (verl: global_seqlen/minmax_diff). With padding-free micro-batches under ZeRO-3 / FSDP every GPU waits for the one holding the most tokens, and that wait grows with the spread (Time and cost: &apos;waiting for the rank with the most tokens&apos;). Unset, it is assumed from the mean and the longest completion.</source>
         <translation>一步中单条序列长度（提示 + 补全，不含填充）的波动：其 token 数的标准差，取自运行日志（verl：global_seqlen/minmax_diff）。在 ZeRO-3 / FSDP 下使用不填充的微批次时，每块 GPU 都要等待 token 最多的那一块，等待随标准差增大（时间与费用：“更新阶段的微批次等待 token 最多的 rank”）。未设置时按平均和最长补全长度估计。</translation>
     </message>
     <message>
-        <location filename="../packing_rows.py" line="90"/>
+        <location filename="../packing_rows.py" line="92"/>
         <source>assumed from the completions (%1)</source>
         <translation>按补全长度估计（%1）</translation>
     </message>
@@ -4009,12 +4029,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>PriceTable</name>
     <message>
-        <location filename="../rent_panel.py" line="57"/>
+        <location filename="../rent_panel.py" line="58"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="57"/>
+        <location filename="../rent_panel.py" line="58"/>
         <source>Price per
 GPU-hour</source>
         <translation>每 GPU 小时
@@ -4025,7 +4045,7 @@ GPU-hour</source>
         <translation type="vanished">每 GPU 小时价格</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="98"/>
+        <location filename="../rent_panel.py" line="99"/>
         <source>Not a price (a number above 0), so left out: %s</source>
         <translation>不是价格（须为大于 0 的数），已略去：%s</translation>
     </message>
@@ -4574,68 +4594,70 @@ GPU-hour</source>
 <context>
     <name>RentPanel</name>
     <message>
-        <location filename="../rent_panel.py" line="127"/>
+        <location filename="../rent_panel.py" line="128"/>
         <source>(not named)</source>
         <translation>（未指定）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="158"/>
-        <location filename="../rent_panel.py" line="163"/>
+        <location filename="../rent_panel.py" line="159"/>
+        <location filename="../rent_panel.py" line="164"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="159"/>
+        <location filename="../rent_panel.py" line="160"/>
         <source> days</source>
         <translation> 天</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="166"/>
+        <location filename="../rent_panel.py" line="173"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="167"/>
+        <location filename="../rent_panel.py" line="174"/>
+        <location filename="../rent_panel.py" line="234"/>
         <source>Deadline</source>
         <translation>截止期限</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="168"/>
+        <location filename="../rent_panel.py" line="175"/>
+        <location filename="../rent_panel.py" line="234"/>
         <source>Budget</source>
         <translation>预算</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="278"/>
+        <location filename="../rent_panel.py" line="308"/>
         <source>%(n)s x %(gpu)s</source>
         <translation>%(n)s × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="292"/>
+        <location filename="../rent_panel.py" line="322"/>
         <source>GPU-hours = time to train x GPUs: %(time)s x %(gpus)s = %(hours)s; cost = GPU-hours x the price per GPU-hour entered. Time to train = tokens to train / the layout&apos;s tokens per second. Nothing else is charged: no storage, network or host prices.</source>
         <translation>GPU 小时 = 训练用时 × GPU 数：%(time)s × %(gpus)s = %(hours)s；费用 = GPU 小时 × 所填的每 GPU 小时价格。训练用时 = 训练 token 总数 ÷ 该布局每秒的 token 数。不另计其他费用：不含存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="152"/>
+        <location filename="../rent_panel.py" line="153"/>
         <source>Find what to rent</source>
         <translation>查找该租什么</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="169"/>
+        <location filename="../rent_panel.py" line="176"/>
         <source>No prices ship with the app: enter what your provider charges. Cost is GPU-hours x price only (no storage, network or host prices).</source>
         <translation>本应用不附带任何价格：请输入您的云服务商的收费。费用仅为 GPU 小时 × 价格（不含存储、网络或主机费用）。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="185"/>
+        <location filename="../rent_panel.py" line="192"/>
         <source>Enter prices and press Find what to rent.</source>
         <translation>请输入价格，然后点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="215"/>
+        <location filename="../rent_panel.py" line="245"/>
         <source>The set-up changed: press Find what to rent again.</source>
         <translation>配置已更改：请再次点击“查找该租什么”。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="220"/>
+        <location filename="../rent_panel.py" line="250"/>
         <source>Searching GPU types, counts and layouts…</source>
         <translation>正在搜索 GPU 型号、数量和并行布局……</translation>
     </message>
@@ -4644,27 +4666,27 @@ GPU-hour</source>
         <translation type="vanished">训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="228"/>
+        <location filename="../rent_panel.py" line="258"/>
         <source>%(n)d options for %(tokens)s tokens, cheapest first (costs within %(tie)s of each other count as equal: fewer GPUs first); one checkpoint is %(ckpt)s. Searched in %(time)s.</source>
         <translation>训练 %(tokens)s 个 token 的 %(n)d 个方案，最便宜的在前（费用相差不到 %(tie)s 的视为相同：GPU 少的在前）；一个检查点为 %(ckpt)s。搜索用时 %(time)s。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="234"/>
+        <location filename="../rent_panel.py" line="264"/>
         <source>No deadline set: options that take more than %s are left out as impractical (listed under Left out). Set a deadline to compare longer runs.</source>
         <translation>未设截止时间：耗时超过 %s 的方案视为不切实际而略去（列在“略去”下）。设置截止时间即可比较更长的训练。</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="242"/>
+        <location filename="../rent_panel.py" line="272"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="271"/>
+        <location filename="../rent_panel.py" line="301"/>
         <source>%(hours)s GPU-hours x %(price)s = %(cost)s</source>
         <translation>%(hours)s GPU 小时 × %(price)s = %(cost)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="274"/>
+        <location filename="../rent_panel.py" line="304"/>
         <source>%s GPU-hours (no price set)</source>
         <translation>%s GPU 小时（未设价格）</translation>
     </message>
@@ -4673,17 +4695,17 @@ GPU-hour</source>
         <translation type="vanished">%(n)d × %(gpu)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="280"/>
+        <location filename="../rent_panel.py" line="310"/>
         <source>trains in %(time)s at MFU %(mfu)s; %(mem)s per GPU, %(host)s CPU memory per node</source>
         <translation>训练用时 %(time)s，MFU %(mfu)s；每 GPU %(mem)s，每节点 CPU 内存 %(host)s</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="284"/>
+        <location filename="../rent_panel.py" line="314"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="290"/>
+        <location filename="../rent_panel.py" line="320"/>
         <source>layout: %s</source>
         <translation>布局：%s</translation>
     </message>
@@ -4700,7 +4722,7 @@ GPU-hour</source>
         <translation type="vanished">这已是您当前的配置</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="300"/>
+        <location filename="../rent_panel.py" line="330"/>
         <source>Rent %(n)d x %(gpu)s</source>
         <translation>租用 %(n)d × %(gpu)s</translation>
     </message>
@@ -4802,42 +4824,42 @@ GPU-hour</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="52"/>
+        <location filename="../serving_rows.py" line="54"/>
         <source>Maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="53"/>
+        <location filename="../serving_rows.py" line="55"/>
         <source>Context per user</source>
         <translation>每个用户的上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="54"/>
+        <location filename="../serving_rows.py" line="56"/>
         <source>KV cache tokens</source>
         <translation>KV 缓存 token 数</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="55"/>
+        <location filename="../serving_rows.py" line="57"/>
         <source>Longest context for one user</source>
         <translation>单个用户的最长上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="56"/>
+        <location filename="../serving_rows.py" line="58"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="58"/>
+        <location filename="../serving_rows.py" line="60"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="60"/>
+        <location filename="../serving_rows.py" line="62"/>
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="82"/>
+        <location filename="../serving_rows.py" line="84"/>
         <source>GPUs an hour</source>
         <translation>GPU 每小时费用</translation>
     </message>
@@ -5137,32 +5159,33 @@ GPU-hour</source>
 <context>
     <name>SetupPanel</name>
     <message>
-        <location filename="../setup_panel.py" line="55"/>
+        <location filename="../setup_panel.py" line="56"/>
         <source>Training set-up</source>
         <translation>训练设置</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="58"/>
+        <location filename="../setup_panel.py" line="59"/>
+        <location filename="../setup_panel.py" line="354"/>
         <source>Train every weight (full fine-tune)</source>
         <translation>训练全部权重（全量微调）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="59"/>
+        <location filename="../setup_panel.py" line="60"/>
         <source>Freeze some layers (frozen layers)</source>
         <translation>冻结部分层（冻结层）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="60"/>
+        <location filename="../setup_panel.py" line="61"/>
         <source>Small adapters (LoRA)</source>
         <translation>小型适配器（LoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="61"/>
+        <location filename="../setup_panel.py" line="62"/>
         <source>Adapters on a 4-bit model (QLoRA)</source>
         <translation>在 4-bit 模型上加适配器（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="63"/>
+        <location filename="../setup_panel.py" line="64"/>
         <source>Method</source>
         <translation>方法</translation>
     </message>
@@ -5171,52 +5194,52 @@ GPU-hour</source>
         <translation type="vanished">哪些线性层加适配器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="66"/>
+        <location filename="../setup_panel.py" line="67"/>
         <source>bottom layers (near the input)</source>
         <translation>底部的层（靠近输入）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="67"/>
+        <location filename="../setup_panel.py" line="68"/>
         <source>top layers (near the output)</source>
         <translation>顶部的层（靠近输出）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="69"/>
+        <location filename="../setup_panel.py" line="70"/>
         <source>also freeze the token embeddings</source>
         <translation>同时冻结 token 嵌入层</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="71"/>
+        <location filename="../setup_panel.py" line="72"/>
         <source>4-bit (NF4)</source>
         <translation>4-bit（NF4）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="72"/>
+        <location filename="../setup_panel.py" line="73"/>
         <source>8-bit (LLM.int8)</source>
         <translation>8-bit（LLM.int8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="74"/>
+        <location filename="../setup_panel.py" line="75"/>
         <source>double quantisation</source>
         <translation>双重量化</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="86"/>
+        <location filename="../setup_panel.py" line="87"/>
         <source>in the number format below (16/32-bit)</source>
         <translation>使用下方的数值格式（16/32 位）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="87"/>
+        <location filename="../setup_panel.py" line="88"/>
         <source>as the checkpoint was released (MXFP4 / FP8 where it is)</source>
         <translation>按检查点发布时的格式（如有则为 MXFP4 / FP8）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="88"/>
+        <location filename="../setup_panel.py" line="89"/>
         <source>MXFP4: 4.25 bits per weight</source>
         <translation>MXFP4：每个权重 4.25 位</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="89"/>
+        <location filename="../setup_panel.py" line="90"/>
         <source>FP8: 8 bits per weight</source>
         <translation>FP8：每个权重 8 位</translation>
     </message>
@@ -5229,186 +5252,191 @@ GPU-hour</source>
         <translation type="vanished">适配的层（targets）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="99"/>
+        <location filename="../setup_panel.py" line="100"/>
         <source>Frozen layers</source>
         <translation>冻结层数</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="100"/>
+        <location filename="../setup_panel.py" line="101"/>
         <source>Frozen side</source>
         <translation>冻结哪一侧</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="104"/>
+        <location filename="../setup_panel.py" line="105"/>
         <source>Frozen base weights (storage)</source>
         <translation>冻结的基础权重（存储格式）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="105"/>
+        <location filename="../setup_panel.py" line="106"/>
         <source>Base weights (QLoRA bits)</source>
         <translation>基础权重（QLoRA 位数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="109"/>
+        <location filename="../setup_panel.py" line="110"/>
         <source>bf16 autocast, fp32 weights (AMP)</source>
         <translation>bf16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="110"/>
+        <location filename="../setup_panel.py" line="111"/>
         <source>fp16 autocast, fp32 weights (AMP)</source>
         <translation>fp16 autocast，fp32 权重（AMP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="111"/>
+        <location filename="../setup_panel.py" line="112"/>
         <source>pure bf16 (weights, grads, states)</source>
         <translation>纯 bf16（权重、梯度、状态）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="112"/>
+        <location filename="../setup_panel.py" line="113"/>
         <source>pure fp16</source>
         <translation>纯 fp16</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="113"/>
+        <location filename="../setup_panel.py" line="114"/>
         <source>bf16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>bf16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="114"/>
+        <location filename="../setup_panel.py" line="115"/>
         <source>fp16 + fp32 master weights (DeepSpeed, Megatron)</source>
         <translation>fp16 + fp32 主权重（DeepSpeed、Megatron）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="115"/>
+        <location filename="../setup_panel.py" line="116"/>
         <source>fp8 compute (Transformer Engine, torchao)</source>
         <translation>fp8 计算（Transformer Engine、torchao）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="116"/>
+        <location filename="../setup_panel.py" line="117"/>
         <source>NVFP4 compute (Blackwell)</source>
         <translation>NVFP4 计算（Blackwell）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="117"/>
+        <location filename="../setup_panel.py" line="118"/>
         <source>full fp32</source>
         <translation>全 fp32</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="119"/>
+        <location filename="../setup_panel.py" line="120"/>
         <source>Number format (precision)</source>
         <translation>数值格式（精度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="121"/>
+        <location filename="../setup_panel.py" line="122"/>
         <source>AdamW as the framework runs it</source>
         <translation>框架自带的 AdamW</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="122"/>
+        <location filename="../setup_panel.py" line="123"/>
         <source>AdamW (PyTorch default, foreach)</source>
         <translation>AdamW（PyTorch 默认，foreach）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="123"/>
+        <location filename="../setup_panel.py" line="124"/>
         <source>AdamW fused</source>
         <translation>AdamW（融合实现）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="124"/>
+        <location filename="../setup_panel.py" line="125"/>
         <source>AdamW 8-bit (bitsandbytes)</source>
         <translation>AdamW 8-bit（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="125"/>
+        <location filename="../setup_panel.py" line="126"/>
         <source>AdamW 8-bit, paged to CPU memory when the GPU is full (bitsandbytes)</source>
         <translation>AdamW 8-bit，GPU 内存不足时分页到 CPU 内存（bitsandbytes）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="126"/>
+        <location filename="../setup_panel.py" line="127"/>
         <source>SGD</source>
         <translation>SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="127"/>
+        <location filename="../setup_panel.py" line="128"/>
         <source>SGD with momentum</source>
         <translation>带动量的 SGD</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="128"/>
+        <location filename="../setup_panel.py" line="129"/>
         <source>Adafactor</source>
         <translation>Adafactor</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="130"/>
+        <location filename="../setup_panel.py" line="131"/>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="132"/>
         <location filename="../setup_panel.py" line="133"/>
+        <location filename="../setup_panel.py" line="134"/>
         <source>Sequences per GPU step (micro-batch)</source>
         <translation>每块 GPU 每步的序列数（微批次）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="135"/>
         <location filename="../setup_panel.py" line="136"/>
+        <location filename="../setup_panel.py" line="137"/>
         <source>Tokens per sequence (sequence length)</source>
         <translation>每条序列的 token 数（序列长度）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="138"/>
+        <location filename="../setup_panel.py" line="139"/>
         <source>Steps per update (gradient accumulation)</source>
         <translation>每次更新的步数（梯度累积）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="140"/>
+        <location filename="../setup_panel.py" line="141"/>
         <source>keep all activations (no checkpointing)</source>
         <translation>保留全部激活值（不用激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="141"/>
+        <location filename="../setup_panel.py" line="142"/>
         <source>recompute part of each layer, as the framework does (selective)</source>
         <translation>按框架的做法重算每层的一部分（选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="142"/>
+        <location filename="../setup_panel.py" line="143"/>
         <source>keep every other matrix product (per-op selective)</source>
         <translation>每隔一个矩阵乘保留其输出（逐算子选择性）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="197"/>
+        <location filename="../setup_panel.py" line="198"/>
         <source>per-operation model, checked against traced steps (detailed)</source>
         <translation>逐算子模型，已与实测训练步核对（detailed）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="198"/>
+        <location filename="../setup_panel.py" line="199"/>
         <source>textbook per-layer formula from the guide (seed-per-op)</source>
         <translation>指南中的逐层教科书公式（seed-per-op）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="199"/>
+        <location filename="../setup_panel.py" line="200"/>
         <source>rule of thumb: K bytes per parameter (seed-k-factor)</source>
         <translation>经验法则：每个参数 K 字节（seed-k-factor）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="200"/>
+        <location filename="../setup_panel.py" line="201"/>
         <source>activation formula α = (bs/h)(5 + 5as/6h) (seed-alpha)</source>
         <translation>激活公式 α = (bs/h)(5 + 5as/6h)（seed-alpha）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="202"/>
+        <location filename="../setup_panel.py" line="203"/>
         <source>Estimator</source>
         <translation>估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="203"/>
+        <location filename="../setup_panel.py" line="204"/>
         <source>Advanced: parallelism and estimator</source>
         <translation>高级：并行与估算方法</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="220"/>
+        <location filename="../setup_panel.py" line="221"/>
         <source>What is trained. Full fine-tuning keeps gradients and optimizer states for every weight (the most memory); frozen layers skip them for part of the model; LoRA trains small adapters beside frozen weights; QLoRA also stores the frozen weights in 4 or 8 bits (least memory, slightly slower).</source>
         <translation>训练哪些参数。全量微调为每个权重保存梯度和优化器状态（显存最多）；冻结部分层可省去这部分模型的这些开销；LoRA 在冻结权重旁训练小型适配器；QLoRA 还把冻结权重存为 4 或 8 位（显存最少，略慢）。</translation>
+    </message>
+    <message>
+        <location filename="../setup_panel.py" line="353"/>
+        <source>Train every weight (pre-training)</source>
+        <translation>训练全部权重（预训练）</translation>
     </message>
     <message>
         <source>Width of each adapter. Memory for adapters, their gradients and optimizer states grows in proportion; 8–64 is usual.</source>
@@ -5419,217 +5447,217 @@ GPU-hour</source>
         <translation type="vanished">哪些线性层加适配器。层越多：可训练权重越多、激活显存略增，质量通常更好。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="224"/>
+        <location filename="../setup_panel.py" line="225"/>
         <source>How many decoder layers are not trained. Each frozen layer saves its gradients and optimizer states.</source>
         <translation>不训练的解码层数。每冻结一层就省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="226"/>
+        <location filename="../setup_panel.py" line="227"/>
         <source>Freezing the bottom layers also saves the activations kept for their backward pass; freezing the top ones does not.</source>
         <translation>冻结底部层还能省下为其反向传播保存的激活；冻结顶部层则不能。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="228"/>
+        <location filename="../setup_panel.py" line="229"/>
         <source>Do not train the token embedding table (a large matrix for big vocabularies): saves its gradient and optimizer states.</source>
         <translation>不训练词嵌入表（词表大时是个大矩阵）：省下它的梯度和优化器状态。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="230"/>
+        <location filename="../setup_panel.py" line="231"/>
         <source>How the frozen base weights are stored: 4-bit NF4 uses about a quarter of bf16, 8-bit about half.</source>
         <translation>冻结基础权重的存储方式：4 位 NF4 约为 bf16 的四分之一，8 位约为一半。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="232"/>
+        <location filename="../setup_panel.py" line="233"/>
         <source>How LoRA keeps the frozen model in memory. gpt-oss ships its experts in MXFP4 (about a quarter of bf16) and DeepSeek-V3/R1 and Kimi-K2 ship FP8 (half): kept that way, the frozen weights take that much less memory.</source>
         <translation>LoRA 在显存中如何保存冻结的模型。gpt-oss 的专家权重以 MXFP4 发布（约为 bf16 的四分之一），DeepSeek-V3/R1 和 Kimi-K2 以 FP8 发布（一半）：按原格式保存时，冻结权重占用的显存相应减少。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="235"/>
+        <location filename="../setup_panel.py" line="236"/>
         <source>Also quantise the quantisation constants: about 0.4 bits per weight less.</source>
         <translation>对量化常数再做量化：每个权重约少 0.4 位。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="236"/>
+        <location filename="../setup_panel.py" line="237"/>
         <source>Number format of weights, gradients and computation. AMP keeps fp32 weights (4 bytes each) and computes in 16 bits; pure bf16 halves the weights but can lose accuracy; fp32 everywhere is the largest and slowest.</source>
         <translation>权重、梯度和计算的数值格式。AMP 保留 fp32 权重（每个 4 字节）并用 16 位计算；纯 bf16 让权重减半但可能损失精度；全 fp32 最大也最慢。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="239"/>
+        <location filename="../setup_panel.py" line="240"/>
         <source>AdamW keeps two fp32 states per trained weight (8 bytes); 8-bit AdamW about 2 bytes; SGD none, with momentum 4 bytes; Adafactor much less than AdamW.</source>
         <translation>AdamW 为每个训练权重保存两个 fp32 状态（8 字节）；8 位 AdamW 约 2 字节；SGD 没有，带动量 4 字节；Adafactor 远少于 AdamW。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="241"/>
+        <location filename="../setup_panel.py" line="242"/>
         <source>Sequences each GPU processes at once. Activation memory grows in proportion; use gradient accumulation for a larger effective batch without the memory.</source>
         <translation>每块 GPU 一次处理的序列数。激活显存随之成比例增长；想要更大的有效批次而不增加显存，请用梯度累积。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="243"/>
+        <location filename="../setup_panel.py" line="244"/>
         <source>Tokens in each sequence. Activation memory grows in proportion (eager attention: with its square).</source>
         <translation>每个序列的 token 数。激活显存随之成比例增长（eager 注意力：按平方增长）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="245"/>
+        <location filename="../setup_panel.py" line="246"/>
         <source>Micro-batches added up before each optimizer step: a larger effective batch for no extra memory, at the cost of more steps per update.</source>
         <translation>每次优化器更新前累加的微批次数：不增加显存即可获得更大的有效批次，代价是每次更新需要更多步。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="247"/>
+        <location filename="../setup_panel.py" line="248"/>
         <source>Throw away activations in the forward pass and recompute them in the backward: much less activation memory for about a third more compute (full) or less (selective).</source>
         <translation>前向时丢弃激活、反向时重新计算：激活显存大幅减少，计算量约增加三分之一（完整）或更少（选择性）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="250"/>
+        <location filename="../setup_panel.py" line="251"/>
         <source>FlashAttention and SDPA never store the attention score matrix; eager stores batch × heads × sequence² scores per layer.</source>
         <translation>FlashAttention 和 SDPA 从不保存注意力分数矩阵；eager 每层保存 批次 × 头数 × 序列长度² 个分数。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="252"/>
+        <location filename="../setup_panel.py" line="253"/>
         <source>Split every layer&apos;s matrices over this many GPUs: weights, gradients, states and most activations divide by it; costs fast communication (NVLink) every layer.</source>
         <translation>把每层的矩阵切分到这么多块 GPU 上：权重、梯度、状态和大部分激活都按此除；代价是每层都需要高速通信（NVLink）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="254"/>
+        <location filename="../setup_panel.py" line="255"/>
         <source>Split the layers into this many consecutive stages on different GPUs: each holds a part of the model; costs idle time (the pipeline bubble) unless many micro-batches.</source>
         <translation>把各层分成这么多个连续阶段放在不同 GPU 上：每块只保存模型的一部分；除非微批次很多，否则会有空闲时间（流水线气泡）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="256"/>
+        <location filename="../setup_panel.py" line="257"/>
         <source>Spread a mixture-of-experts model&apos;s experts over this many GPUs (MoE models only).</source>
         <translation>把混合专家模型的专家分布到这么多块 GPU 上（仅限 MoE 模型）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="257"/>
+        <location filename="../setup_panel.py" line="258"/>
         <source>Split each sequence over this many GPUs: activations divide by it, for long contexts; costs communication in attention.</source>
         <translation>把每个序列切分到这么多块 GPU 上：激活按此除，适合长上下文；代价是注意力中的通信。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="259"/>
+        <location filename="../setup_panel.py" line="260"/>
         <source>With tensor parallelism, also split the norm and residual activations over the tensor-parallel GPUs: less activation memory, same compute.</source>
         <translation>配合张量并行，把归一化和残差激活也切分到张量并行的 GPU 上：激活显存更少，计算量不变。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="261"/>
+        <location filename="../setup_panel.py" line="262"/>
         <source>Shard training state over the data-parallel GPUs instead of copying it: ZeRO-1 the optimizer states, ZeRO-2 also gradients, ZeRO-3/FSDP also weights (more communication).</source>
         <translation>把训练状态分片到数据并行的 GPU 上而非复制：ZeRO-1 分片优化器状态，ZeRO-2 再加梯度，ZeRO-3/FSDP 再加权重（通信更多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="264"/>
+        <location filename="../setup_panel.py" line="265"/>
         <source>Keep optimizer states (and weights) in CPU memory: frees GPU memory, but every step waits for PCIe transfers and a CPU optimizer (much slower).</source>
         <translation>把优化器状态（和权重）放在 CPU 内存：释放显存，但每步都要等待 PCIe 传输和 CPU 优化器（慢得多）。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="266"/>
+        <location filename="../setup_panel.py" line="267"/>
         <source>How memory is computed. &apos;detailed&apos; counts each tensor of a real PyTorch step and is checked against measurements; the others reproduce the guide&apos;s formulas for comparison.</source>
         <translation>显存的计算方式。&apos;detailed&apos; 逐个统计真实 PyTorch 训练步中的张量，并已与实测核对；其他方法复现指南中的公式，供比较。</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="143"/>
+        <location filename="../setup_panel.py" line="144"/>
         <source>recompute each layer (full checkpointing)</source>
         <translation>重算每一层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="145"/>
+        <location filename="../setup_panel.py" line="146"/>
         <source>Activation checkpointing</source>
         <translation>激活检查点</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="148"/>
+        <location filename="../setup_panel.py" line="149"/>
         <source>PyTorch SDPA</source>
         <translation>PyTorch SDPA</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="149"/>
+        <location filename="../setup_panel.py" line="150"/>
         <source>FlashAttention</source>
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="150"/>
+        <location filename="../setup_panel.py" line="151"/>
         <source>eager (stores b·a·s² scores)</source>
         <translation>eager（保存 b·a·s² 个注意力分数）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="152"/>
+        <location filename="../setup_panel.py" line="153"/>
         <source>Attention kernel</source>
         <translation>注意力内核</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="166"/>
+        <location filename="../setup_panel.py" line="167"/>
         <source>Tensor parallel (TP)</source>
         <translation>张量并行（TP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="167"/>
+        <location filename="../setup_panel.py" line="168"/>
         <source>Pipeline parallel (PP)</source>
         <translation>流水线并行（PP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="168"/>
+        <location filename="../setup_panel.py" line="169"/>
         <source>Expert parallel (EP)</source>
         <translation>专家并行（EP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="169"/>
+        <location filename="../setup_panel.py" line="170"/>
         <source>Context parallel (CP)</source>
         <translation>上下文并行（CP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="170"/>
+        <location filename="../setup_panel.py" line="171"/>
         <source>sequence parallelism</source>
         <translation>序列并行</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="173"/>
+        <location filename="../setup_panel.py" line="174"/>
         <source>off (plain data parallel)</source>
         <translation>关闭（普通数据并行）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="174"/>
+        <location filename="../setup_panel.py" line="175"/>
         <source>ZeRO-1: shard optimizer states</source>
         <translation>ZeRO-1：对优化器状态分片</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="175"/>
+        <location filename="../setup_panel.py" line="176"/>
         <source>ZeRO-2: + gradients</source>
         <translation>ZeRO-2：+ 梯度</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="176"/>
+        <location filename="../setup_panel.py" line="177"/>
         <source>ZeRO-3: + weights</source>
         <translation>ZeRO-3：+ 权重</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="177"/>
+        <location filename="../setup_panel.py" line="178"/>
         <source>FSDP full shard (= ZeRO-3)</source>
         <translation>FSDP 完全分片（= ZeRO-3）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="179"/>
+        <location filename="../setup_panel.py" line="180"/>
         <source>Sharding (ZeRO / FSDP)</source>
         <translation>分片（ZeRO / FSDP）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="181"/>
+        <location filename="../setup_panel.py" line="182"/>
         <source>none</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="182"/>
+        <location filename="../setup_panel.py" line="183"/>
         <source>optimizer states to CPU</source>
         <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="183"/>
+        <location filename="../setup_panel.py" line="184"/>
         <source>optimizer states and weights to CPU</source>
         <translation>优化器状态和权重卸载到 CPU</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="194"/>
+        <location filename="../setup_panel.py" line="195"/>
         <source>Offload (slow)</source>
         <translation>卸载（慢）</translation>
     </message>
     <message>
-        <location filename="../setup_panel.py" line="345"/>
+        <location filename="../setup_panel.py" line="346"/>
         <source>AdamW as the framework runs it: %1</source>
         <translation>框架自带的 AdamW：%1</translation>
     </message>
@@ -6674,7 +6702,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/fit_report.py" line="95"/>
-        <location filename="../../engine/planning/rent_report.py" line="224"/>
+        <location filename="../../engine/planning/rent_report.py" line="229"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="132"/>
         <source>, </source>
         <translation>，</translation>
@@ -6857,12 +6885,12 @@ GPU-hour</source>
         <translation type="vanished">{hours:,.0f} GPU 小时（未设价格）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="190"/>
+        <location filename="../../engine/planning/rent_report.py" line="195"/>
         <source>{hours} GPU-hours x {price} = {cost}</source>
         <translation>{hours} GPU 小时 × {price} = {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="193"/>
+        <location filename="../../engine/planning/rent_report.py" line="198"/>
         <source>{hours} GPU-hours (no price set)</source>
         <translation>{hours} GPU 小时（未设价格）</translation>
     </message>
@@ -6871,17 +6899,17 @@ GPU-hour</source>
         <translation type="vanished">{n} × {gpu}（{nodes} 个节点）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="209"/>
+        <location filename="../../engine/planning/rent_report.py" line="214"/>
         <source>deadline {time}</source>
         <translation>截止期限 {time}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="212"/>
+        <location filename="../../engine/planning/rent_report.py" line="217"/>
         <source>budget {cost}</source>
         <translation>预算 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="214"/>
+        <location filename="../../engine/planning/rent_report.py" line="219"/>
         <source>no deadline: options taking more than {time} are left out as impractical; set --deadline-days to compare longer runs</source>
         <translation>未设截止时间：耗时超过 {time} 的方案视为不切实际而略去；设置 --deadline-days 即可比较更长的训练</translation>
     </message>
@@ -6890,27 +6918,27 @@ GPU-hour</source>
         <translation type="vanished">训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="156"/>
+        <location filename="../../engine/planning/rent_report.py" line="161"/>
         <source>{counts} x {name}: {why}</source>
         <translation>{counts} × {name}：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="157"/>
+        <location filename="../../engine/planning/rent_report.py" line="162"/>
         <source>{name}: {why}</source>
         <translation>{name}：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="194"/>
+        <location filename="../../engine/planning/rent_report.py" line="199"/>
         <source>1 node</source>
         <translation>1 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="194"/>
+        <location filename="../../engine/planning/rent_report.py" line="199"/>
         <source>{n} nodes</source>
         <translation>{n} 个节点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="196"/>
+        <location filename="../../engine/planning/rent_report.py" line="201"/>
         <source>{n} x {gpu} ({nodes}): {cost}; trains in {time} at MFU {mfu:.0%}; layout {layout}</source>
         <translation>{n} × {gpu}（{nodes}）：{cost}；训练用时 {time}，MFU {mfu:.0%}；布局 {layout}</translation>
     </message>
@@ -6919,50 +6947,50 @@ GPU-hour</source>
         <translation type="vanished">训练 {tokens:,} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="220"/>
+        <location filename="../../engine/planning/rent_report.py" line="225"/>
         <source>What to rent for {tokens} tokens ({limits}), cheapest first (costs within {tie} of each other count as equal: fewer GPUs first):</source>
         <translation>训练 {tokens} 个 token 该租什么（{limits}），最便宜的在前（费用相差不到 {tie} 的视为相同：GPU 少的在前）：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="224"/>
+        <location filename="../../engine/planning/rent_report.py" line="229"/>
         <source>no limits</source>
         <translation>无限制</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="227"/>
+        <location filename="../../engine/planning/rent_report.py" line="232"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="176"/>
         <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="230"/>
+        <location filename="../../engine/planning/rent_report.py" line="235"/>
         <source>{total} per GPU, {host} CPU memory per node; {capacity}</source>
         <translation>每 GPU {total}，每节点 CPU 内存 {host}；{capacity}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="240"/>
+        <location filename="../../engine/planning/rent_report.py" line="245"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="182"/>
         <source>Left out:</source>
         <translation>未入选：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="245"/>
+        <location filename="../../engine/planning/rent_report.py" line="250"/>
         <source>One checkpoint: {size} ({formula}).</source>
         <translation>一个检查点：{size}（{formula}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="249"/>
+        <location filename="../../engine/planning/rent_report.py" line="254"/>
         <source>Cost is GPU-hours x price only: no storage, network or host prices are added.</source>
         <translation>费用仅为 GPU 小时 × 价格：不计存储、网络或主机费用。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="251"/>
+        <location filename="../../engine/planning/rent_report.py" line="256"/>
         <source>Searched {gpus} GPU types, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent_report.py" line="252"/>
+        <location filename="../../engine/planning/rent_report.py" line="257"/>
         <source>Searched 1 GPU type, {searches} layout searches ({estimates} memory estimates) in {seconds}.</source>
         <translation>搜索了 1 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
@@ -6987,7 +7015,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="202"/>
-        <location filename="../../engine/serving/report.py" line="181"/>
+        <location filename="../../engine/serving/report.py" line="204"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -7057,7 +7085,7 @@ GPU-hour</source>
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="154"/>
+        <location filename="../../engine/serving/report.py" line="177"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -7066,17 +7094,17 @@ GPU-hour</source>
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="159"/>
+        <location filename="../../engine/serving/report.py" line="182"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="171"/>
+        <location filename="../../engine/serving/report.py" line="194"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="182"/>
+        <location filename="../../engine/serving/report.py" line="205"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -7156,24 +7184,24 @@ GPU-hour</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="162"/>
+        <location filename="../../engine/serving/report.py" line="185"/>
         <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="176"/>
+        <location filename="../../engine/serving/report.py" line="199"/>
         <source>CPU memory (the token embeddings, and any layers kept off the GPU): {host}</source>
         <translation>CPU 内存（词嵌入表，以及留在 GPU 之外的层）：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="184"/>
+        <location filename="../../engine/serving/report.py" line="207"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
     <message>
-        <location filename="../rent_panel.py" line="285"/>
+        <location filename="../rent_panel.py" line="315"/>
         <location filename="../../engine/estimate_output.py" line="244"/>
-        <location filename="../../engine/planning/rent_report.py" line="235"/>
+        <location filename="../../engine/planning/rent_report.py" line="240"/>
         <source> ({likely}, as the step time&apos;s range)</source>
         <translation>（{likely}，按步时间的范围推算）</translation>
     </message>
@@ -8293,17 +8321,17 @@ GPU-hour</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="366"/>
+        <location filename="../../engine/scenario/format.py" line="372"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="377"/>
+        <location filename="../../engine/scenario/format.py" line="383"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="381"/>
+        <location filename="../../engine/scenario/format.py" line="387"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -8366,8 +8394,8 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/configs/verl_rl.py" line="56"/>
         <location filename="../../engine/scenario/format.py" line="233"/>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="174"/>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="181"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="180"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="187"/>
         <source>must be a number between 0 and 100, not {p!r}.</source>
         <translation>必须是 0 到 100 之间的数，而不是 {p!r}。</translation>
     </message>
@@ -9420,17 +9448,17 @@ GPU-hour</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="164"/>
+        <location filename="../../engine/configs/exporting.py" line="165"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="225"/>
+        <location filename="../../engine/configs/exporting.py" line="226"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="306"/>
+        <location filename="../../engine/configs/exporting.py" line="307"/>
         <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
         <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
@@ -10420,67 +10448,67 @@ GPU-hour</source>
         <translation>未检查 CPU 内存（未设置）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="135"/>
+        <location filename="../../engine/plan_card.py" line="137"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="145"/>
+        <location filename="../../engine/plan_card.py" line="147"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="141"/>
+        <location filename="../../engine/plan_card.py" line="143"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="126"/>
+        <location filename="../../engine/plan_card.py" line="128"/>
         <source>{training} × {gpu} training and {engine} × {gpu} running the generation engine</source>
         <translation>{training} × {gpu}（训练）和 {engine} × {gpu}（运行生成引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="138"/>
+        <location filename="../../engine/plan_card.py" line="140"/>
         <source>Starts on {machines}, but not for every user at once: {why}</source>
         <translation>可在 {machines} 上启动，但无法同时服务所有用户：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="148"/>
+        <location filename="../../engine/plan_card.py" line="150"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="166"/>
+        <location filename="../../engine/plan_card.py" line="168"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="168"/>
+        <location filename="../../engine/plan_card.py" line="170"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="208"/>
+        <location filename="../../engine/plan_card.py" line="210"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="210"/>
+        <location filename="../../engine/plan_card.py" line="212"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="214"/>
+        <location filename="../../engine/plan_card.py" line="216"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="216"/>
+        <location filename="../../engine/plan_card.py" line="218"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="219"/>
+        <location filename="../../engine/plan_card.py" line="221"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
@@ -10489,72 +10517,72 @@ GPU-hour</source>
         <translation type="vanished">主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="154"/>
+        <location filename="../../engine/plan_card.py" line="156"/>
         <source>Does not fit on {machines}: the CPU memory does not hold it.</source>
         <translation>在 {machines} 上放不下：CPU 内存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="157"/>
+        <location filename="../../engine/plan_card.py" line="159"/>
         <source>Does not fit on {machines}.</source>
         <translation>在 {machines} 上放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="158"/>
+        <location filename="../../engine/plan_card.py" line="160"/>
         <source>Does not fit on {machines}: {why}</source>
         <translation>在 {machines} 上放不下：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="180"/>
+        <location filename="../../engine/plan_card.py" line="182"/>
         <source>Main risk: at {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
         <translation>主要风险：每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="185"/>
+        <location filename="../../engine/plan_card.py" line="187"/>
         <source>Main risk: one slot (n_parallel 1) answers one request at a time; a second user waits until the first answer is done. Set more slots to serve several at once.</source>
         <translation>主要风险：只有一个槽位（n_parallel 1），一次只回答一个请求；第二个用户要等第一个回答完成。设置更多槽位才能同时服务多人。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="189"/>
+        <location filename="../../engine/plan_card.py" line="191"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="197"/>
+        <location filename="../../engine/plan_card.py" line="199"/>
         <source>Main risk: none stands out in memory; the times and costs are estimates, with the range 8 in 10 measured runs like it came within.</source>
         <translation>主要风险：内存方面没有突出风险；时间和费用均为估算值，并给出了 10 次类似实测运行中有 8 次落入的范围。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="222"/>
+        <location filename="../../engine/plan_card.py" line="224"/>
         <source>Main risk: the time. Measured runs like this one took up to {multiple}x the model&apos;s step time: plan for the slow end of the range.</source>
         <translation>主要风险：时间。与此类似的实测运行耗时最多达到模型步时的 {multiple} 倍：请按范围的慢端做计划。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="232"/>
+        <location filename="../../engine/plan_card.py" line="234"/>
         <source>Output tokens/s of all {n} engine instances ({users} sequences; the rows above are one instance&apos;s)</source>
         <translation>全部 {n} 个引擎实例的输出 token/s（{users} 条序列；以上各行为单个实例的数字）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="240"/>
+        <location filename="../../engine/plan_card.py" line="242"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="243"/>
+        <location filename="../../engine/plan_card.py" line="245"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="245"/>
+        <location filename="../../engine/plan_card.py" line="247"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="246"/>
+        <location filename="../../engine/plan_card.py" line="248"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="247"/>
+        <location filename="../../engine/plan_card.py" line="249"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
@@ -10563,108 +10591,108 @@ GPU-hour</source>
         <translation type="vanished">引擎实例</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="271"/>
+        <location filename="../../engine/plan_card.py" line="273"/>
         <source>GPUs an hour ({n} x {price})</source>
         <translation>GPU 每小时费用（{n} × {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="273"/>
+        <location filename="../../engine/plan_card.py" line="275"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="281"/>
+        <location filename="../../engine/plan_card.py" line="283"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="282"/>
+        <location filename="../../engine/plan_card.py" line="284"/>
         <source>Time to first token, measured runs like this one (8 in 10)</source>
         <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="283"/>
+        <location filename="../../engine/plan_card.py" line="285"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="284"/>
+        <location filename="../../engine/plan_card.py" line="286"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="285"/>
+        <location filename="../../engine/plan_card.py" line="287"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="286"/>
+        <location filename="../../engine/plan_card.py" line="288"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="294"/>
+        <location filename="../../engine/plan_card.py" line="296"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="296"/>
+        <location filename="../../engine/plan_card.py" line="298"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="298"/>
+        <location filename="../../engine/plan_card.py" line="300"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="299"/>
+        <location filename="../../engine/plan_card.py" line="301"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="300"/>
+        <location filename="../../engine/plan_card.py" line="302"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="302"/>
+        <location filename="../../engine/plan_card.py" line="304"/>
         <source>MFU with attention counted whole (as torchtitan prints it)</source>
         <translation>注意力全量计入时的 MFU（即 torchtitan 打印的值）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="306"/>
+        <location filename="../../engine/plan_card.py" line="308"/>
         <source>Speed capped (MFU with attention counted whole, as the published runs&apos; ceiling was measured)</source>
         <translation>速度已封顶（注意力全量计入的 MFU，与已发表运行的上限计法相同）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="308"/>
+        <location filename="../../engine/plan_card.py" line="310"/>
         <source>{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})</source>
         <translation>{mfu:.0%} 降至 {held:.0%}（上限 {cap:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="315"/>
-        <location filename="../../engine/plan_card.py" line="326"/>
+        <location filename="../../engine/plan_card.py" line="317"/>
+        <location filename="../../engine/plan_card.py" line="328"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="316"/>
+        <location filename="../../engine/plan_card.py" line="318"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="321"/>
+        <location filename="../../engine/plan_card.py" line="323"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="324"/>
+        <location filename="../../engine/plan_card.py" line="326"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="328"/>
+        <location filename="../../engine/plan_card.py" line="330"/>
         <source>Optimizer steps</source>
         <translation>优化器步数</translation>
     </message>
@@ -10731,7 +10759,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/figure_words.py" line="74"/>
-        <location filename="../../engine/plan_card.py" line="330"/>
+        <location filename="../../engine/plan_card.py" line="332"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
@@ -10792,42 +10820,42 @@ GPU-hour</source>
         <translation>节省 = 当前每块 GPU − 改动后每块 GPU（含余量与开销）；变化最大的组成部分：</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="335"/>
+        <location filename="../../engine/plan_card.py" line="337"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="339"/>
+        <location filename="../../engine/plan_card.py" line="341"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="341"/>
+        <location filename="../../engine/plan_card.py" line="343"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="353"/>
+        <location filename="../../engine/plan_card.py" line="355"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="354"/>
+        <location filename="../../engine/plan_card.py" line="356"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="369"/>
+        <location filename="../../engine/plan_card.py" line="371"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="373"/>
+        <location filename="../../engine/plan_card.py" line="375"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="374"/>
+        <location filename="../../engine/plan_card.py" line="376"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -10842,12 +10870,12 @@ GPU-hour</source>
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="371"/>
+        <location filename="../../engine/scenario/format.py" line="377"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="373"/>
+        <location filename="../../engine/scenario/format.py" line="379"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -10907,37 +10935,42 @@ GPU-hour</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列：提示加最长补全（{longest} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="64"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="58"/>
+        <source>The critic&apos;s tokens per micro-batch ({tokens}) must hold at least one whole sequence: the prompt and the longest completion ({longest} tokens).</source>
+        <translation>评论家每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列：提示加最长补全（{longest} 个 token）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="70"/>
         <source>Ulysses sequence parallelism {sp} must divide the model&apos;s {heads} attention heads, and divide or be a multiple of its {kv} key/value heads.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除模型的 {heads} 个注意力头，并且整除或是其 {kv} 个键/值头的倍数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="68"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="74"/>
         <source>Ulysses sequence parallelism {sp} must divide the {dp} data-parallel GPUs.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除 {dp} 个数据并行 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="75"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="81"/>
         <source>A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs).</source>
         <translation>在独立 GPU 上运行的生成引擎需要给出这些 GPU 的数量（生成 GPU）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="78"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="84"/>
         <source>The generation engine&apos;s tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
         <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="82"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="88"/>
         <source>The engine can share the trainer&apos;s weights only on the same GPUs (colocated).</source>
         <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="85"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="91"/>
         <source>The colocated generation engine&apos;s tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
         <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="90"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="96"/>
         <source>{objective} compares completions of the same prompt, so it needs at least 2 generations per prompt.</source>
         <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
     </message>
@@ -10947,7 +10980,7 @@ GPU-hour</source>
         <translation>必须是 null{same}、模型预设 id 或 {{&quot;name&quot;: ..., &quot;hf_config&quot;: {{...}}}}（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_keys.py" line="130"/>
+        <location filename="../../engine/scenario/posttraining_keys.py" line="136"/>
         <source>must be &quot;auto&quot; or a fraction above 0 and at most 1, not {p!r}.</source>
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
@@ -12122,7 +12155,7 @@ GPU-hour</source>
         <translation>模型“{name}”不是预设；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/verl_rl.py" line="176"/>
+        <location filename="../../engine/configs/verl_rl.py" line="179"/>
         <source>verl&apos;s critic pads its sequences unless critic.model.use_remove_padding is set (default False), whatever the actor&apos;s</source>
         <translation>除非设置 critic.model.use_remove_padding（默认 False），否则 verl 的 critic 会填充其序列，与 actor 的设置无关</translation>
     </message>
@@ -12860,51 +12893,56 @@ GPU-hour</source>
         <translation>实测值与预测值相差超过 {limit:g} 倍：它是在另一套配置上、或用其他单位测得的。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="18"/>
+        <location filename="../../engine/serving/report.py" line="19"/>
         <source>memory-bandwidth</source>
         <translation>显存带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="19"/>
+        <location filename="../../engine/serving/report.py" line="20"/>
         <source>compute</source>
         <translation>算力</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="20"/>
+        <location filename="../../engine/serving/report.py" line="21"/>
         <source>host</source>
         <translation>主机</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="23"/>
+        <location filename="../../engine/serving/report.py" line="24"/>
         <source>A million output tokens cost {cost} on {n:,} GPUs</source>
         <translation>在 {n:,} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="49"/>
+        <location filename="../../engine/serving/report.py" line="50"/>
         <source>These are one engine instance&apos;s figures: the {n} instances of this set-up serve {users} users at once together, {tps} tokens/s.</source>
         <translation>以上是单个引擎实例的数字：此配置的 {n} 个实例合计同时服务 {users} 个用户，每秒 {tps} 个 token。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/report.py" line="69"/>
+        <source>The first token is that of a request arriving while the others generate; if all {users} send at once, the server processes their prompts one slot after another and the last waits up to about {wait} ({users} prefills and one step).</source>
+        <translation>首个 token 用时是在其他用户生成期间到达的一个请求的用时；若 {users} 个用户同时发送，服务器按槽位逐个处理其提示词，最后一个用户最多约等待 {wait}（{users} 次预填充加一步）。</translation>
     </message>
     <message>
         <source>A million output tokens cost {cost} on {n} GPUs</source>
         <translation type="vanished">在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="24"/>
+        <location filename="../../engine/serving/report.py" line="25"/>
         <source>A million output tokens cost {cost} on one GPU</source>
         <translation>在 1 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="25"/>
+        <location filename="../../engine/serving/report.py" line="26"/>
         <source>{line} (likely {low} to {high}, as the tokens/s range)</source>
         <translation>{line}（可能为 {low} 至 {high}，按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="28"/>
+        <location filename="../../engine/serving/report.py" line="29"/>
         <source>{line} by the model&apos;s estimate (likely {low} to {high}, above it, as the tokens/s range)</source>
         <translation>{line}（模型估算值；可能为 {low} 至 {high}，高于估算值，按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="30"/>
+        <location filename="../../engine/serving/report.py" line="31"/>
         <source>{line} by the model&apos;s estimate (likely {low} to {high}, below it, as the tokens/s range)</source>
         <translation>{line}（模型估算值；可能为 {low} 至 {high}，低于估算值，按每秒 token 数的范围推算）</translation>
     </message>
@@ -12913,7 +12951,7 @@ GPU-hour</source>
         <translation type="vanished">以上速度为单个引擎实例的速度；{n} 个实例（每个为一个张量 × 流水线并行组）合计服务 {users:,} 个序列，共 {tps} tokens/s</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="70"/>
+        <location filename="../../engine/serving/report.py" line="93"/>
         <source>{cost} (in the price&apos;s currency)</source>
         <translation>{cost}（按价格所用货币计）</translation>
     </message>
@@ -13985,7 +14023,7 @@ GPU-hour</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="248"/>
+        <location filename="../../engine/plan_card.py" line="250"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
