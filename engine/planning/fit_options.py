@@ -19,6 +19,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import eight_bit_optimizer_runs, liger_can_patch
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.framework_support import capabilities
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_replicas
@@ -143,7 +144,7 @@ def _method_axis(s: Scenario) -> list[FitOption]:
     bf16 = not isinstance(s.gpu, str) or get_gpu(s.gpu).bf16
     prec = () if s.precision in ("bf16", "fp16") else (("precision", "bf16" if bf16 else "fp16"),)
     extra = 0.5 if prec else 0.0
-    lora = (("lora_rank", 16), ("lora_targets", "all-linear")) if s.method not in ("lora", "qlora") else ()
+    lora = (("lora_rank", 16), ("lora_targets", "all-linear")) if s.method not in ADAPTER_METHODS else ()
     rank = 16 if lora else s.lora_rank
     use_lora = (QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank}, all linear layers)") if lora
                 else QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank})"))
