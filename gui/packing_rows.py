@@ -21,9 +21,8 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFormLayout, QWidget
 
 from engine import Scenario
-from engine.frameworks.defaults import defaults_for
 from engine.plan_card import key_applies
-from engine.posttraining.rank_imbalance import completion_spread_tokens
+from engine.posttraining.rank_imbalance import completion_spread_tokens, reads_sequence_spread
 from engine.scenario import KEY_SPECS
 
 from .choices import choice_items, declared_count_range
@@ -93,8 +92,7 @@ class PackingRows(QObject):
         budget_counts = key_applies(KEY_SPECS["max_tokens_per_micro_batch"], s) or s.max_tokens_per_micro_batch > 0
         # rank_imbalance.py reads the spread only for padding-free micro-batches that the framework cuts itself (its
         # fact micro_batches_by_count: verl's); TRL's GRPO showed a row that changed nothing
-        cuts = defaults_for(s.framework).posttraining.micro_batches_by_count
-        spread_counts = (key_applies(KEY_SPECS["sequence_len_std"], s) and s.packing == "padding-free" and cuts
+        spread_counts = (key_applies(KEY_SPECS["sequence_len_std"], s) and reads_sequence_spread(s)
                          or s.sequence_len_std is not None)
         shown = (budget_counts, spread_counts)
         if shown != self._shown:  # showing or hiding a row lays the form out again: only on a change

@@ -63,13 +63,20 @@ def by_token_count(train: Scenario) -> bool:
     return train.packing != "none" and train.max_tokens_per_micro_batch > 0
 
 
+def reads_sequence_spread(s: Scenario) -> bool:
+    """Whether the ranks' micro-batches can hold different token counts, so that the longest-rank wait reads the
+    sequences' spread (sequence_len_std): the framework cuts the passes into micro-batches of a fixed number of
+    sequences itself (PostTrainingDefaults.micro_batches_by_count: verl's) and they are padding-free. The window shows
+    the spread's row on it (gui/packing_rows.py)."""
+    return defaults_for(s.framework).posttraining.micro_batches_by_count and s.packing == "padding-free"
+
+
 def _wait_terms(train: Scenario, scoring: bool = False) -> tuple[int, int, int, float, float] | None:
     """(n ranks, k micro-batches a rank a pass, m sequences a micro-batch, mu tokens a sequence, sigma tokens) of the
     longest-rank wait of `train` (longest_rank_factor); None where no rank waits."""
     laid = as_laid_out(train)
     ranks, k, m, mu = laid.dp, train.grad_accum, train.micro_batch, float(train.seq_len)
-    if not (defaults_for(train.framework).posttraining.micro_batches_by_count and train.packing == "padding-free"
-            and laid.effective_zero == 3 and ranks > 1 and k > 1 and m > 0 and mu > 0):
+    if not (reads_sequence_spread(train) and laid.effective_zero == 3 and ranks > 1 and k > 1 and m > 0 and mu > 0):
         return None
     if by_token_count(train):
         if scoring:
@@ -115,5 +122,5 @@ def update_rank_wait_seconds(train: Scenario, compute_seconds: float) -> float:
     return (longest_rank_factor(train) - 1.0) * compute_seconds
 
 
-__all__ = ["by_token_count", "completion_spread_tokens", "longest_rank_factor", "rank_wait_inputs",
+__all__ = ["by_token_count", "completion_spread_tokens", "longest_rank_factor", "rank_wait_inputs", "reads_sequence_spread",
            "sequence_spread_tokens", "update_rank_wait_seconds"]
