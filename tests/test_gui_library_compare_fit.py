@@ -2,8 +2,6 @@
 
 import json
 
-import pytest
-
 from engine import estimate, model_presets, scenario_from_dict
 from gui.app import build_window
 from gui.compare_view import Compared
@@ -13,13 +11,6 @@ FULL_4090 = {"name": "8B full on a 4090", "model": "llama-3-8b", "gpu": "rtx-409
 RUNFIX_U3 = {"schema_version": 1, "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 1,
              "framework": "huggingface", "precision": "mixed-bf16", "micro_batch": 4, "grad_accum": 8,
              "seq_len": 4096, "zero_stage": 3, "pp": 2}
-
-
-@pytest.fixture
-def window(qtbot):
-    win, _ = build_window(None)
-    qtbot.addWidget(win)
-    return win
 
 
 def test_library_lists_examples_and_saves(window):
