@@ -323,7 +323,7 @@ def _llamafactory(s: Scenario) -> str:
     data["gradient_accumulation_steps"] = s.grad_accum
     data["cutoff_len"] = s.seq_len
     half = half_precision(s)
-    if s.precision in ("bf16", "fp16") and s.method in ("full", "freeze"):
+    if s.precision in ("bf16", "fp16") and s.method not in ADAPTER_METHODS:
         data["pure_bf16"] = True
     elif half:
         data[half] = True

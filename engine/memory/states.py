@@ -162,7 +162,7 @@ def layer_is_frozen(s: Scenario, spec: ModelSpec, layer: int) -> bool:
 
 def vision_tower_trains(s: Scenario) -> bool:
     """Vision-language models: the tower and projector train only when asked and the method trains weights."""
-    return s.vision_tower == "trained" and s.method in ("full", "freeze")
+    return s.vision_tower == "trained" and s.method not in ADAPTER_METHODS
 
 
 def vision_tower_backward(s: Scenario) -> bool:

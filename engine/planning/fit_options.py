@@ -158,7 +158,7 @@ def _method_axis(s: Scenario) -> list[FitOption]:
         methods.append(FitOption("method", 0.5, prec, message(QT_TRANSLATE_NOOP(
             "engine", "load the base model in {dtype} (frozen weights in 2 bytes, as most LoRA recipes do)"),
             dtype="bf16" if bf16 else "fp16"), _BASE16))
-    if s.method in ("full", "freeze"):
+    if s.method not in ADAPTER_METHODS:
         methods.append(FitOption("method", 3.0 + extra, (("method", "lora"), *lora, *prec),
                                message(use_lora, rank=rank), _LORA))
     if s.method != "qlora":
