@@ -1,9 +1,9 @@
-"""Opening the window on a scenario written to a file, as a user would, or on a small screen (shared by the widget
-tests)."""
+"""Opening the window on a scenario written to a file, as a user would, or on a small screen, and counting the events
+its widgets get (shared by the widget tests)."""
 
 import json
 
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QEvent, QObject, QRect
 from PySide6.QtWidgets import QApplication, QWidget
 
 from gui.app import build_window
@@ -39,3 +39,19 @@ def lies_inside(win, widget: QWidget) -> bool:
     """Whether `widget` lies wholly inside the window (nothing of it cut off by the window's edge)."""
     rect = QRect(widget.mapTo(win, widget.rect().topLeft()), widget.size())
     return win.rect().contains(rect)
+
+
+class EventCounter(QObject):
+    """Counts the events of one type (a paint, a move) that reach the watched widgets, installed as the application's
+    event filter: a widget painted or laid out again where nothing about it changed is edit latency."""
+
+    def __init__(self, watched: set, event_type: QEvent.Type) -> None:
+        super().__init__()
+        self.watched = watched
+        self.event_type = event_type
+        self.count = 0
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == self.event_type and obj in self.watched:
+            self.count += 1
+        return False
