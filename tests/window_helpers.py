@@ -6,7 +6,7 @@ import json
 from PySide6.QtCore import QEvent, QObject, QRect
 from PySide6.QtWidgets import QApplication, QWidget
 
-from gui.app import build_window
+from gui.app import build_window, show_tab
 
 
 def window_from(qtbot, tmp_path, data: dict, shown: bool = True, name: str = "s.json"):
@@ -55,3 +55,13 @@ class EventCounter(QObject):
         if event.type() == self.event_type and obj in self.watched:
             self.count += 1
         return False
+
+
+def first_fitting_suggestion(win):
+    """(index, suggestion) of the first suggestion that fits, as the Suggestions tab lists them when shown; there must
+    be one."""
+    show_tab(win, "suggestions")
+    win.suggestions.refresh()
+    fitting = [i for i, sug in enumerate(win.suggestions.items) if sug.fits]
+    assert fitting, [str(s.title) for s in win.suggestions.items]
+    return fitting[0], win.suggestions.items[fitting[0]]
