@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QGroupBox,
 
 from engine import Scenario
 from engine.frameworks import TABLE
+from engine.scenario.choices import ADAPTER_METHODS
 
 from .choices import choice_items
 from .megatron_rows import MegatronRows
@@ -205,7 +206,7 @@ class FrameworkOptions(QWidget):
         zero3 = buckets_apply and s.zero_stage == 3 and not s.fsdp
         for key in _BUCKET_KEYS:
             self._form.setRowVisible(self.buckets[key], zero3 if key.startswith("stage3") else zero12)
-        adapters = s.method in ("lora", "qlora")
+        adapters = s.method in ADAPTER_METHODS
         self._form.setRowVisible(self.save_embed, adapters)
         self._form.setRowVisible(self.save_head, adapters)
         self._form.setRowVisible(self.distributed_optimizer, row.takes_megatron_arguments or s.distributed_optimizer)

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel
 
 from engine import Scenario
 from engine.scenario import SCENARIO_MAXIMA
+from engine.scenario.choices import ADAPTER_METHODS
 
 from .choices import choice_items
 from .widgets import ValueCombo, committed_spin, set_form_tooltips, show_value
@@ -67,7 +68,7 @@ class VisionRows(QObject):
         self.vision_tower.set_value(s.vision_tower)
         if vision is None:
             return
-        self.vision_tower.setEnabled(s.method not in ("lora", "qlora"))
+        self.vision_tower.setEnabled(s.method not in ADAPTER_METHODS)
         resolution = s.image_resolution or vision.image_size
         tokens = vision.tokens_per_image(resolution)
         text = (self.tr("Each image: %1 patches in the tower, %2 tokens of the sequence.")

@@ -58,6 +58,18 @@ def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(QMessageBox, "question", staticmethod(lambda *a, **k: QMessageBox.StandardButton.Cancel))
 
 
+@pytest.fixture
+def window(qtbot):
+    """The main window on the default scenario (no file), as it starts; not shown. A test module that needs another
+    start (a scenario file: window_helpers.window_from) declares its own `window`, which takes precedence."""
+    from gui.app import build_window
+
+    win, error = build_window(None)
+    assert error is None
+    qtbot.addWidget(win)
+    return win
+
+
 @pytest.fixture(autouse=True)
 def windows_do_not_outlive_their_test(request: pytest.FixtureRequest):
     """qtbot closes a test's windows but does not delete them; hidden windows kept alive by their signal connections

@@ -15,25 +15,17 @@ from __future__ import annotations
 
 import pytest
 
-from engine import estimate, scenario_from_dict
+from engine import estimate
 from engine.frameworks import TABLE
 from engine.scenario.behaviour import adapter_dtype_bytes
 from engine.timing.lora_adapters import CASTS_4BIT, SAME, adapter_path
+from tests.test_trl_qlora_bf16_adapters import LORA_PARAMS, qlora_8b, step_bytes
 
-RANK = 16
-LORA_PARAMS = 32 * RANK * (2 * 8192 + 2 * 5120 + 3 * 18432)  # r x (d_in + d_out) over the seven projections
 TRL_TRAINER_OBJECTIVES = ("dpo", "ipo", "kto", "reward", "grpo")  # axolotl's objectives on a TRL trainer that casts
 
 
 def _s(**kw):
-    base = {"model": "llama-3-8b", "precision": "bf16", "micro_batch": 1, "seq_len": 1024, "method": "qlora",
-            "lora_rank": RANK, "lora_targets": "all-linear", "framework": "axolotl", "checkpointing": "full"}
-    base.update(kw)
-    return scenario_from_dict(base)
-
-
-def _part(est, key):
-    return next(c for c in est.components if c.key == key).moments[-1]  # the optimizer step's moment
+    return qlora_8b(**{"framework": "axolotl", **kw})
 
 
 @pytest.mark.parametrize("objective", TRL_TRAINER_OBJECTIVES)
@@ -62,10 +54,10 @@ def test_llama_factory_and_ms_swift_never_reach_trls_cast(framework, objective):
 
 def test_axolotl_dpo_memory_follows_the_cast():
     axolotl, hf = estimate(_s(training_objective="dpo")), estimate(_s(framework="huggingface", training_objective="dpo"))
-    assert _part(axolotl, "lora_weights") == pytest.approx(LORA_PARAMS * 2)
-    assert _part(hf, "lora_weights") == pytest.approx(LORA_PARAMS * 4)
-    assert _part(axolotl, "gradients") == pytest.approx(LORA_PARAMS * 2)  # AccumulateGrad: the parameter's dtype
-    assert _part(axolotl, "optimizer_states") == pytest.approx(LORA_PARAMS * 2 * 2)  # AdamW zeros_like(param)
+    assert step_bytes(axolotl, "lora_weights") == pytest.approx(LORA_PARAMS * 2)
+    assert step_bytes(hf, "lora_weights") == pytest.approx(LORA_PARAMS * 4)
+    assert step_bytes(axolotl, "gradients") == pytest.approx(LORA_PARAMS * 2)  # AccumulateGrad: the parameter's dtype
+    assert step_bytes(axolotl, "optimizer_states") == pytest.approx(LORA_PARAMS * 2 * 2)  # AdamW zeros_like(param)
     # axolotl's SFT is the Hugging Face Trainer's run: the same estimate
     assert estimate(_s()).total_bytes == estimate(_s(framework="huggingface")).total_bytes
 

@@ -20,11 +20,11 @@ import pytest
 from engine import estimate, scenario_from_dict
 from engine.accuracy.published_throughput import load_rows
 from engine.frameworks.defaults import TABLE, defaults_for
-from engine.frameworks.runs import ALL_CHECKPOINTINGS, ALL_METHODS
+from engine.frameworks.runs import ADAPTERS, ALL_CHECKPOINTINGS, ALL_METHODS
 from engine.planning.solver import plan_search
 from engine.planning.speed_search import speed_search
 from engine.planning.suggest import suggestions
-from engine.scenario.choices import CHECKPOINTINGS, METHODS
+from engine.scenario.choices import ADAPTER_METHODS, CHECKPOINTINGS, METHODS
 from engine.scenario.framework_support import cannot_run, framework_runs, unsupported_settings
 from engine.scenario.runnable import runnable_layouts
 
@@ -41,7 +41,7 @@ def _source(framework: str, fact: str) -> str:
 
 
 def test_the_modes_and_methods_are_the_scenario_formats():
-    assert ALL_CHECKPOINTINGS == CHECKPOINTINGS and ALL_METHODS == METHODS
+    assert ALL_CHECKPOINTINGS == CHECKPOINTINGS and ALL_METHODS == METHODS and set(ADAPTERS) == ADAPTER_METHODS
 
 
 def test_every_restricted_fact_names_its_source_at_a_commit():

@@ -15,7 +15,7 @@ from engine.scenario import resolve_model
 from engine.timing.data import framework_profile
 from engine.timing.hardware import hardware_for
 from engine.timing.model import rates_for
-from engine.timing.vision_time import FLASH_BACKWARD_FACTOR, _gemms, outside_linears, vision_seconds
+from engine.timing.vision_time import FLASH_BACKWARD_FACTOR, linears_seconds, outside_linears, vision_seconds
 
 # ms-swift's Megatron Qwen2.5-VL-7B DPO example as tests/data/published/posttraining_time.json enters it (TP 4, one
 # 980-pixel image a sequence), as a training step of two sequences (a pair)
@@ -39,7 +39,7 @@ def test_a_frozen_backward_tower_runs_its_input_gradients_and_its_blocks_again_b
     assert (frozen.gemm_bwd, frozen.attn_bwd, frozen.recompute) == (0.0, 0.0, 0.0)  # forward only
     assert back[:3] == frozen[:3]  # the same forward
     images = s.micro_batch * s.images_per_sample
-    embed, _ = _gemms(outside_linears(v, images * v.patches_per_image(980), images)[:1], rates)
+    embed, _ = linears_seconds(outside_linears(v, images * v.patches_per_image(980), images)[:1], rates)
     # the gradient stops at the hooked patch embedding's output: every other linear's input gradient, no wgrad
     assert back.wgrad == 0.0 and abs(back.gemm_bwd - (back.gemm_fwd - embed)) < 1e-12
     assert back.attn_bwd == FLASH_BACKWARD_FACTOR * back.attn_fwd and back.elem_bwd == 2 * back.elem_fwd

@@ -4,23 +4,12 @@ not the three saved ones beside it, unless the shared scale moves past a round n
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QApplication
 
 from gui.app import build_window
 from gui.compare_view import Compared, round_up_axis
-
-
-class PaintCounter(QObject):
-    def __init__(self, watched: set) -> None:  # noqa: ANN001
-        super().__init__()
-        self.watched = watched
-        self.painted = 0
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Paint and obj in self.watched:
-            self.painted += 1
-        return False
+from tests.window_helpers import EventCounter
 
 
 @pytest.fixture
@@ -54,7 +43,7 @@ def test_an_edit_repaints_the_live_pane_and_not_the_saved_ones(four_panes):
         QApplication.processEvents()
     saved = {w for pane in win.compare.panes[1:] for w in (pane, pane.verdict, pane.title, pane.pie.legend)}
     live = {win.compare.panes[0].verdict}
-    counters = PaintCounter(saved), PaintCounter(live)
+    counters = EventCounter(saved, QEvent.Type.Paint), EventCounter(live, QEvent.Type.Paint)
     for counter in counters:
         QApplication.instance().installEventFilter(counter)
     scale = win.compare.x_max
@@ -65,8 +54,8 @@ def test_an_edit_repaints_the_live_pane_and_not_the_saved_ones(four_panes):
     for counter in counters:
         QApplication.instance().removeEventFilter(counter)
     assert win.compare.x_max == scale  # the variants set the scale: it did not move
-    assert counters[1].painted >= 6  # the live verdict changed with every edit and was repainted
-    assert counters[0].painted == 0
+    assert counters[1].count >= 6  # the live verdict changed with every edit and was repainted
+    assert counters[0].count == 0
     for pane in win.compare.panes:  # the legend kept room for every row at each step
         assert pane.pie.legend.height() >= pane.pie.legend.heightForWidth(pane.pie.legend.width())
 
@@ -95,14 +84,14 @@ def test_a_new_shared_scale_redraws_the_scale_axis_once_and_keeps_the_rows_axis(
 
     def move(unit: str, x_max: float) -> int:
         """What CompareView.refresh does to the charts when only the shared scale moves; the plots' paints."""
-        counter = PaintCounter({plot.viewport() for plot in plots})
+        counter = EventCounter({plot.viewport() for plot in plots}, QEvent.Type.Paint)
         QApplication.instance().installEventFilter(counter)
         for pane, est in zip(compare.panes, compare.estimates, strict=True):
             pane.bars.show_estimate(est, unit, x_max)
         for _ in range(2):
             QApplication.processEvents()
         QApplication.instance().removeEventFilter(counter)
-        return counter.painted
+        return counter.count
 
     scale_pictures = [axis.picture for axis in bottom]
     assert move("GiB", compare.x_max * 2) == len(plots)

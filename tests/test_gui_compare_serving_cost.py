@@ -4,13 +4,10 @@ under four training rows of empty cells (Step time, Tokens/s, per GPU, MFU) (use
 
 from __future__ import annotations
 
-import pytest
-
 from engine import estimate, scenario_from_dict
 from engine.serving import serving_speed
 from engine.serving.report import million_tokens_cost
 from engine.units import format_money
-from gui.app import build_window
 from gui.compare_view import Compared
 
 SERVE_70B = {"schema_version": 1, "model": "llama-3.1-70b", "gpus_per_node": 8, "tp": 8, "workload": "inference",
@@ -18,14 +15,6 @@ SERVE_70B = {"schema_version": 1, "model": "llama-3.1-70b", "gpus_per_node": 8, 
              "currency": "USD"}
 # the audit's prices per GPU-hour (a user's, typed in; none ship with the app)
 PRICED = [("h100-sxm-80gb", 2.5), ("h200", 3.5), ("mi300x", 3.0)]
-
-
-@pytest.fixture
-def window(qtbot):
-    win, error = build_window(None)
-    assert error is None
-    qtbot.addWidget(win)
-    return win
 
 
 def _rows(win) -> dict[str, list[str]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QTableWidget, QTabWidget
 from engine.configs import import_files, import_texts
 from gui import import_review
 from gui.app import build_window
+from tests.window_helpers import window_from
 
 DATA = Path(__file__).resolve().parent / "data" / "configs"
 START = {"name": "Start", "model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16",
@@ -21,12 +21,7 @@ START = {"name": "Start", "model": "llama-3-8b", "gpu": "rtx-4090", "method": "l
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(START))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
-    return win
+    return window_from(qtbot, tmp_path, START, shown=False)
 
 
 @pytest.fixture

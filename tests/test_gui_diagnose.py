@@ -13,8 +13,8 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from engine.memory.timeline import step_timeline
-from gui.app import build_window
 from gui.diagnose_panel import OpenRunFile
+from tests.window_helpers import window_from
 
 CORPUS = REPO / "tests" / "data" / "oom_messages"
 ROW = next(r for r in json.loads((CORPUS / "index.json").read_text())["messages"] if r["file"] == "llamafactory-1221.txt")
@@ -22,12 +22,7 @@ ROW = next(r for r in json.loads((CORPUS / "index.json").read_text())["messages"
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps({"schema_version": 1, **ROW["scenario"]}))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
-    return win
+    return window_from(qtbot, tmp_path, {"schema_version": 1, **ROW["scenario"]}, shown=False)
 
 
 def test_a_pasted_message_lists_findings_and_applies_the_fix_as_one_undo_step(window):

@@ -1,14 +1,13 @@
 """The window's export says, once, which of the plan's launch settings the chosen format leaves out (a NeMo-RL GRPO
 written as verl's command: the framework and the async vLLM engine), and says nothing when nothing is lost."""
 
-import json
 
 import pytest
 from PySide6.QtWidgets import QMessageBox
 from test_export_left_out import NEMO_GRPO
 
 from gui import config_actions, dialogs, import_review
-from gui.app import build_window
+from tests.window_helpers import window_from
 
 
 @pytest.fixture
@@ -20,11 +19,7 @@ def exported(qtbot, tmp_path, monkeypatch):
     monkeypatch.setattr(dialogs.FileChoice, "ask_save", classmethod(lambda cls, *a, **k: cls(str(target))))
 
     def export(scenario: dict) -> list[str]:
-        path = tmp_path / "s.json"
-        path.write_text(json.dumps(scenario), encoding="utf-8")
-        win, error = build_window(str(path))
-        assert error is None
-        qtbot.addWidget(win)
+        win = window_from(qtbot, tmp_path, scenario, shown=False)
         assert config_actions.export_launch_config(win)
         assert target.read_text(encoding="utf-8").startswith("#!/bin/bash")
         return said

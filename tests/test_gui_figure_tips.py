@@ -4,7 +4,6 @@ explanation where the memory cells had theirs (user audit 13): each now shows it
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtWidgets import QLabel, QWidget
 
 from engine import estimate, scenario_from_dict
@@ -12,20 +11,11 @@ from engine.planning.suggest import suggestions
 from engine.serving import serving_speed
 from engine.units import format_bytes, format_count, format_money
 from engine.workloads import step_time
-from gui.app import build_window
 from gui.compare_view import Compared
 
 SERVE_70B = {"schema_version": 1, "model": "llama-3.1-70b", "gpus_per_node": 8, "tp": 8, "workload": "inference",
              "serving_engine": "vllm", "weight_format": "bf16", "max_model_len": 8192, "max_num_seqs": 128,
              "gpu": "h100-sxm-80gb", "gpu_hour_price": 2.5, "currency": "USD"}
-
-
-@pytest.fixture
-def window(qtbot):
-    win, error = build_window(None)
-    assert error is None
-    qtbot.addWidget(win)
-    return win
 
 
 def _tips(win) -> dict[str, list[str]]:

@@ -3,9 +3,7 @@ estimate's warnings line under the results (gui/main_window.py)."""
 
 from __future__ import annotations
 
-import json
-
-from gui.app import build_window
+from tests.window_helpers import window_from
 
 # DeepSpeed with a pipeline and ZeRO-3: deepspeed/runtime/pipe/engine.py at edaa7221 lines 76-77 refuses it
 DS_PP_ZERO3 = {"schema_version": 1, "model": "llama-3-70b", "gpu": "a100-80gb", "gpus_per_node": 8, "nodes": 8,
@@ -16,11 +14,7 @@ SENTENCE = ("DeepSpeed cannot run ZeRO-3 together with pipeline parallelism (pp 
 
 
 def test_the_window_says_deepspeed_cannot_run_a_pipeline_with_zero3(qtbot, tmp_path):
-    path = tmp_path / "ds-pp-zero3.json"
-    path.write_text(json.dumps(DS_PP_ZERO3), encoding="utf-8")
-    win, error = build_window(str(path))
-    assert error is None and win.state.scenario.pp == 8 and win.state.scenario.zero_stage == 3  # loaded as typed
-    qtbot.addWidget(win)
-    win.show()
+    win = window_from(qtbot, tmp_path, DS_PP_ZERO3, name="ds-pp-zero3.json")
+    assert win.state.scenario.pp == 8 and win.state.scenario.zero_stage == 3  # loaded as typed
     qtbot.waitUntil(lambda: SENTENCE in win.warnings.text())
     assert win.warnings.isVisible()

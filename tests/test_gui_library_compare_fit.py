@@ -2,24 +2,15 @@
 
 import json
 
-import pytest
-
 from engine import estimate, model_presets, scenario_from_dict
-from gui.app import build_window
 from gui.compare_view import Compared
+from tests.window_helpers import window_from
 
 FULL_4090 = {"name": "8B full on a 4090", "model": "llama-3-8b", "gpu": "rtx-4090", "precision": "bf16"}
 # ZeRO-3 with pp 2 under Hugging Face's Trainer, which has no pipeline (tests/test_runnable_layouts.py U3)
 RUNFIX_U3 = {"schema_version": 1, "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "nodes": 1,
              "framework": "huggingface", "precision": "mixed-bf16", "micro_batch": 4, "grad_accum": 8,
              "seq_len": 4096, "zero_stage": 3, "pp": 2}
-
-
-@pytest.fixture
-def window(qtbot):
-    win, _ = build_window(None)
-    qtbot.addWidget(win)
-    return win
 
 
 def test_library_lists_examples_and_saves(window):
@@ -236,13 +227,10 @@ def test_screenshot_settles_plan_rows_at_their_full_height(qtbot, tmp_path):
 
     from gui.app import settle, show_tab
 
-    path = tmp_path / "70b.json"
-    path.write_text(json.dumps({"name": "70B", "model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8,
-                                "nodes": 2, "fsdp": True, "tp": 4, "sequence_parallel": True, "grad_accum": 8,
-                                "seq_len": 8192, "attention": "flash", "checkpointing": "full"}))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
+    win = window_from(qtbot, tmp_path, {"name": "70B", "model": "llama-3.1-70b", "gpu": "h100-sxm-80gb",
+                                        "gpus_per_node": 8, "nodes": 2, "fsdp": True, "tp": 4, "sequence_parallel": True,
+                                        "grad_accum": 8, "seq_len": 8192, "attention": "flash", "checkpointing": "full"},
+                      shown=False, name="70b.json")
     app = QApplication.instance()
     win.resize(1366, 768)
     win.show()

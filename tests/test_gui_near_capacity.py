@@ -7,20 +7,15 @@ from conftest import REPO
 from PySide6.QtWidgets import QApplication
 
 from engine.timing.near_capacity import near_capacity_note
-from gui.app import build_window
 from gui.i18n import install_language, tr_message
+from tests.window_helpers import window_from
 
 # examples/qlora-12gb-card.json at 2,176 tokens: the memory verdict is tight (checked below from the engine)
 TIGHT = {**json.loads((REPO / "examples" / "qlora-12gb-card.json").read_text()), "seq_len": 2176}
 
 
 def _window(qtbot, tmp_path, data):
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(data))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
-    return win
+    return window_from(qtbot, tmp_path, data, shown=False)
 
 
 def test_time_tab_shows_the_note_on_a_tight_plan_and_drops_it_when_room_is_made(qtbot, tmp_path):

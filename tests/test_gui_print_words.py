@@ -5,26 +5,15 @@
 
 from __future__ import annotations
 
-import pytest
-
 from engine import estimate, scenario_from_dict
 from engine.plan_card import memory_sentence
 from gui import report_export
-from gui.app import build_window
 from gui.compare_view import Compared
 from gui.report_export import input_rows, write_comparison_pdf
 
 TRAIN_70B = {"schema_version": 1, "name": "70B on 16 x H100", "model": "llama-3.1-70b", "gpu": "h100-sxm-80gb",
              "gpus_per_node": 8, "nodes": 2, "zero_stage": 3, "method": "full", "gpu_hour_price": 2.5,
              "currency": "USD"}
-
-
-@pytest.fixture
-def window(qtbot):
-    win, error = build_window(None)
-    assert error is None
-    qtbot.addWidget(win)
-    return win
 
 
 def test_the_comparison_pdf_titles_panes_without_the_live_note(window, tmp_path, monkeypatch):

@@ -16,7 +16,7 @@ from gui.app import build_window, show_tab
 from gui.phase_chart import phase_segments
 from gui.rl_rows import rows_for
 from gui.words import field_label
-from tests.window_helpers import window_from
+from tests.window_helpers import first_fitting_suggestion, window_from
 
 REPO = Path(__file__).resolve().parent.parent
 GRPO = json.loads((REPO / "examples" / "grpo-qwen2.5-1.5b-trl-vllm-colocate.json").read_text())
@@ -80,15 +80,11 @@ def test_a_grpo_run_that_does_not_fit_is_made_to_fit_by_one_suggestion_as_one_un
     win = window_from(qtbot, tmp_path, GRPO_TOO_BIG)
     assert win.state.estimate.verdict == "does not fit"
     before = win.state.scenario
-    show_tab(win, "suggestions")
-    win.suggestions.refresh()
-    fitting = [i for i, sug in enumerate(win.suggestions.items) if sug.fits]
-    assert fitting, [str(s.title) for s in win.suggestions.items]
-    sug = win.suggestions.items[fitting[0]]
+    first, sug = first_fitting_suggestion(win)
     assert "rollout_gpu_memory_utilization" in sug.changes  # the engine's share first, as people try it
     assert sug.estimate.total_bytes == estimate(before.replace(**sug.changes)).total_bytes  # priced by the engine
     depth = win.state.undo_stack.count()
-    win.suggestions.buttons[fitting[0]].click()
+    win.suggestions.buttons[first].click()
     assert win.state.estimate.verdict in ("fits", "tight") and win.state.estimate.fits
     assert win.state.undo_stack.count() == depth + 1
     assert win.setup_panel.rl.utilization.value() == sug.changes["rollout_gpu_memory_utilization"]  # the row shows it

@@ -11,27 +11,16 @@ import pytest
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QApplication
 
-from gui.app import build_window
+from tests.window_helpers import lies_inside, window_on_screen
 
 SCALED_SCREENS = [(853, 433), (1024, 480)]  # 1280x720 at 150%; 1536x864 at 150% (1280x720 at 125%: 1024 x 520)
 
 
-def _inside(win, widget) -> bool:
-    rect = QRect(widget.mapTo(win, widget.rect().topLeft()), widget.size())
-    return win.rect().contains(rect)
-
-
 @pytest.mark.parametrize("size", SCALED_SCREENS)
 def test_the_window_fits_a_scaled_small_screen_and_its_results_scroll(qtbot, size):
-    win, _ = build_window(None)
-    qtbot.addWidget(win)
-    win.setMinimumSize(0, 0)  # what fit_to_screen does on such a screen
-    win.resize(*size)
-    win.show()
-    qtbot.waitExposed(win)
-    QApplication.instance().processEvents()
+    win = window_on_screen(qtbot, size)
     assert (win.width(), win.height()) == size, win.minimumSizeHint()
-    assert _inside(win, win.statusBar()) and _inside(win, win.results_scroll)
+    assert lies_inside(win, win.statusBar()) and lies_inside(win, win.results_scroll)
     # the results keep their own least size and scroll to what is out of view, as Tab moves the focus there
     results = win.results_scroll
     assert results.widget().width() >= results.widget().minimumSizeHint().width()
@@ -43,13 +32,7 @@ def test_the_window_fits_a_scaled_small_screen_and_its_results_scroll(qtbot, siz
 def test_view_editor_panel_hides_the_editor_so_the_results_take_the_window(qtbot):
     # on such a screen the editor keeps its ~470 pixels and the results get the rest (~370): View > Editor panel
     # (Ctrl+E) hides it and shows it again
-    win, _ = build_window(None)
-    qtbot.addWidget(win)
-    win.setMinimumSize(0, 0)
-    win.resize(*SCALED_SCREENS[0])
-    win.show()
-    qtbot.waitExposed(win)
-    QApplication.instance().processEvents()
+    win = window_on_screen(qtbot, SCALED_SCREENS[0])
     beside = win.results_scroll.width()
     assert win.editor_action.shortcut().toString() == "Ctrl+E" and win.editor_action.isChecked()
     win.editor_action.trigger()

@@ -11,7 +11,7 @@ from PySide6.QtCore import QLocale
 from engine import estimate, scenario_from_dict
 from engine.serving.users_curve import users_vs_context
 from gui.app import build_window, show_tab
-from tests.window_helpers import window_from
+from tests.window_helpers import first_fitting_suggestion, window_from
 
 # Llama 3.1 70B in bf16 is 70.6B parameters x 2 bytes = 141 GB of weights: more than one 24 GB card holds.
 SEVENTY_B = {"name": "70B on one 4090", "model": "llama-3.1-70b", "gpu": "rtx-4090", "workload": "inference",
@@ -71,14 +71,10 @@ def test_seventy_b_on_one_card_is_made_to_fit_by_one_suggestion_as_one_undo_step
     assert win.state.estimate.verdict == "does not fit"
     assert "does not fit" in win.verdict.verdict
     before = win.state.scenario
-    show_tab(win, "suggestions")
-    win.suggestions.refresh()
-    fitting = [i for i, sug in enumerate(win.suggestions.items) if sug.fits]
-    assert fitting, [str(s.title) for s in win.suggestions.items]
-    sug = win.suggestions.items[fitting[0]]
+    first, sug = first_fitting_suggestion(win)
     assert sug.estimate.verdict == estimate(before.replace(**sug.changes)).verdict  # priced by the engine
     depth = win.state.undo_stack.count()
-    win.suggestions.buttons[fitting[0]].click()
+    win.suggestions.buttons[first].click()
     assert win.state.estimate.verdict == "fits"
     assert win.state.undo_stack.count() == depth + 1
     win.state.undo_stack.undo()

@@ -4,22 +4,11 @@ again (QLoRA had a fourth row, double quantisation: ~4 ms per LoRA <-> QLoRA swi
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
 from gui.app import build_window
-
-
-class MoveCounter(QObject):
-    def __init__(self, watched: set) -> None:  # noqa: ANN001
-        super().__init__()
-        self.watched = watched
-        self.moved = 0
-
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Move and obj in self.watched:
-            self.moved += 1
-        return False
+from tests.window_helpers import EventCounter
 
 
 def test_lora_and_qlora_leave_the_rows_below_in_place(qtbot):
@@ -34,7 +23,7 @@ def test_lora_and_qlora_leave_the_rows_below_in_place(qtbot):
     panel.method.setCurrentIndex(methods[0])
     QApplication.processEvents()
     places = {w: w.mapTo(panel, w.rect().topLeft()) for w in below}
-    counter = MoveCounter(below)
+    counter = EventCounter(below, QEvent.Type.Move)
     QApplication.instance().installEventFilter(counter)
     for index in methods[1:]:
         panel.method.setCurrentIndex(index)
@@ -44,5 +33,5 @@ def test_lora_and_qlora_leave_the_rows_below_in_place(qtbot):
             assert panel.qlora_bits.isVisible() and panel.double_quant.isVisible()
             assert not panel.base_storage.isVisible()
     QApplication.instance().removeEventFilter(counter)
-    assert counter.moved == 0
+    assert counter.count == 0
     assert {w: w.mapTo(panel, w.rect().topLeft()) for w in below} == places

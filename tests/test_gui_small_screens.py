@@ -4,46 +4,31 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from engine import scenario_from_dict
 from gui.app import build_window
 from gui.compare_view import Compared
 from gui.i18n import install_language
 from gui.words import value_words
+from tests.window_helpers import lies_inside, window_on_screen
 
 # A real screen of that size less a 30-pixel panel and a 40-pixel title bar: what the window's contents get.
 SCREENS = [(1366, 768 - 70), (1280, 720 - 70)]
 COMMON = ("method", "precision", "optimizer", "micro_batch", "seq_len", "grad_accum")
 
 
-def _shown(qtbot, size: tuple[int, int], scenario: str | None = None):
-    win, _ = build_window(scenario)
-    qtbot.addWidget(win)
-    win.setMinimumSize(0, 0)  # what fit_to_screen does on such a screen
-    win.resize(*size)
-    win.show()
-    qtbot.waitExposed(win)
-    QApplication.instance().processEvents()
-    return win
-
-
-def _inside(win, widget: QWidget) -> bool:
-    rect = QRect(widget.mapTo(win, widget.rect().topLeft()), widget.size())
-    return win.rect().contains(rect)
-
-
 @pytest.mark.parametrize("size", SCREENS)
 def test_the_window_fits_the_screen_with_its_status_bar(qtbot, size):
-    win = _shown(qtbot, size)
+    win = window_on_screen(qtbot, size)
     assert (win.width(), win.height()) == size, win.minimumSizeHint()  # the layouts allow that size
-    assert _inside(win, win.statusBar())
-    assert _inside(win, win.verdict) and _inside(win, win.tabs)
+    assert lies_inside(win, win.statusBar())
+    assert lies_inside(win, win.verdict) and lies_inside(win, win.tabs)
 
 
 @pytest.mark.parametrize("size", SCREENS)
 def test_the_common_setup_controls_show_without_scrolling(qtbot, size):
-    win = _shown(qtbot, size)
+    win = window_on_screen(qtbot, size)
     view = win.setup_scroll.viewport()
     assert win.setup_scroll.verticalScrollBar().value() == 0
     controls = [win.model_picker.tree.search, win.hardware_picker.tree.search, win.hardware_picker.gpus_per_node,
@@ -57,7 +42,7 @@ def test_the_common_setup_controls_show_without_scrolling(qtbot, size):
 
 
 def test_typing_a_search_opens_the_list_it_filters(qtbot):
-    win = _shown(qtbot, SCREENS[1])
+    win = window_on_screen(qtbot, SCREENS[1])
     picker = win.model_picker.tree
     qtbot.keyClicks(picker.search, "qwen3")
     assert picker.tree.isVisibleTo(win)
@@ -65,7 +50,7 @@ def test_typing_a_search_opens_the_list_it_filters(qtbot):
 
 @pytest.mark.parametrize("size", [(1366, 698), (1280, 650), (1920, 1010)])
 def test_compare_shows_the_shared_scale_bars_without_scrolling(qtbot, size):
-    win = _shown(qtbot, size)
+    win = window_on_screen(qtbot, size)
     base = scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "name": "a"})
     win.compare.set_items([Compared("a", base), Compared("b", base.replace(micro_batch=4)),
                            Compared("c", base.replace(method="qlora"))])
@@ -85,7 +70,7 @@ def test_tables_name_models_and_gpus_not_their_ids():
 
 
 def test_compare_table_rows_say_the_model_names(qtbot):
-    win = _shown(qtbot, SCREENS[0])
+    win = window_on_screen(qtbot, SCREENS[0])
     a = scenario_from_dict({"model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "name": "a"})
     win.compare.set_items([Compared("a", a), Compared("b", a.replace(model="llama-3.1-70b"))])
     table = win.compare.table
@@ -114,7 +99,7 @@ def test_small_screens_in_chinese_and_dark_and_after_a_live_switch(qtbot, englis
         win.set_theme(theme)
     QApplication.instance().processEvents()
     assert (win.width(), win.height()) == size, win.minimumSizeHint()
-    assert _inside(win, win.statusBar()) and _inside(win, win.verdict)
+    assert lies_inside(win, win.statusBar()) and lies_inside(win, win.verdict)
     view = win.setup_scroll.viewport()
     for control in [getattr(win.setup_panel, name) for name in COMMON]:
         assert view.rect().contains(QRect(control.mapTo(view, control.rect().topLeft()), control.size())), control

@@ -14,6 +14,7 @@ from gui.app import build_window
 from gui.compare_view import Compared
 from gui.time_bar import figure_text
 from gui.time_panel import parse_tokens
+from tests.window_helpers import window_from
 
 SCENARIO = {"name": "time test", "model": "llama-3-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "fsdp": True,
             "micro_batch": 1, "seq_len": 2048, "attention": "flash", "checkpointing": "full"}
@@ -21,12 +22,7 @@ SCENARIO = {"name": "time test", "model": "llama-3-8b", "gpu": "h100-sxm-80gb", 
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(SCENARIO))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
-    return win
+    return window_from(qtbot, tmp_path, SCENARIO, shown=False)
 
 
 def test_panel_shows_the_engine_time_and_its_bar(window):
@@ -211,8 +207,6 @@ def test_tokens_per_step_says_one_gpu(window):
 
 def test_cli_engine_and_window_agree_on_a_custom_gpu_step_time(qtbot, tmp_path, capsys):
     """Issue 28 item 10: the command line rebuilt a custom GPU from its name and memory and timed an H100."""
-    from window_helpers import window_from
-
     from engine.cli import main
 
     data = {**SCENARIO, "gpu": {"name": "Lab card", "memory_bytes": 80 * 2**30, "bf16_tflops": 5,

@@ -6,15 +6,13 @@ and the line says the steps beside the time."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from engine.scenario import scenario_from_dict
 from engine.units import format_seconds
 from engine.workloads import step_time
-from gui.app import build_window
 from gui.time_panel import parse_tokens
+from tests.window_helpers import window_from
 
 # the audit's plan after Make it fit's first plan (QLoRA, Liger's fused loss, the engine over both GPUs)
 GRPO_ON_TWO_4090 = {"schema_version": 1, "name": "GRPO Qwen3-8B", "model": "qwen3-8b", "gpu": "rtx-4090",
@@ -36,11 +34,7 @@ def test_steps_are_read_with_the_plans_tokens_per_step():
 
 
 def test_the_student_types_500_steps_and_reads_the_time_of_500_steps(qtbot, tmp_path):
-    path = tmp_path / "grpo.json"
-    path.write_text(json.dumps(GRPO_ON_TWO_4090))
-    window, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(window)
+    window = window_from(qtbot, tmp_path, GRPO_ON_TWO_4090, shown=False, name="grpo.json")
     panel = window.time_panel
     per_step = step_time(scenario_from_dict(GRPO_ON_TWO_4090)).tokens_per_step
     # 2 GPUs x micro-batch 4 x accumulation 4 x (512 + 1,024) tokens

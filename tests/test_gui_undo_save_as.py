@@ -4,13 +4,11 @@ two entries named B and none C). The figures are the scenarios' own micro-batche
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from gui import library_actions
-from gui.app import build_window
 from gui.dialogs import ScenarioName
+from tests.window_helpers import window_from
 
 PLAN = {"schema_version": 1, "name": "Mac", "model": "llama-3.1-8b", "gpu": "apple-m3-max-64gb", "framework": "mlx",
         "method": "lora", "precision": "bf16", "lora_rank": 8, "micro_batch": 4, "seq_len": 2048,
@@ -19,11 +17,7 @@ PLAN = {"schema_version": 1, "name": "Mac", "model": "llama-3.1-8b", "gpu": "app
 
 @pytest.fixture
 def window(qtbot, tmp_path, monkeypatch):
-    path = tmp_path / "mac.json"
-    path.write_text(json.dumps(PLAN))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
+    win = window_from(qtbot, tmp_path, PLAN, shown=False, name="mac.json")
     names = iter(["A", "B", "C"])
     monkeypatch.setattr(ScenarioName, "ask", classmethod(lambda cls, parent, title, default: cls(next(names))))
     return win

@@ -3,8 +3,8 @@
 import pytest
 
 from engine import estimate, scenario_from_dict
-from gui.app import build_window
 from gui.charts import pie_slices
+from tests.window_helpers import window_from
 
 LORA = {"name": "LoRA test", "model": "llama-3-8b", "gpu": "rtx-4090", "method": "lora", "precision": "bf16",
         "checkpointing": "full", "micro_batch": 1, "seq_len": 2048}
@@ -12,14 +12,7 @@ LORA = {"name": "LoRA test", "model": "llama-3-8b", "gpu": "rtx-4090", "method":
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    path = tmp_path / "s.json"
-    import json
-
-    path.write_text(json.dumps(LORA))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
-    return win
+    return window_from(qtbot, tmp_path, LORA, shown=False)
 
 
 def test_views_agree_with_the_engine(window):

@@ -7,18 +7,9 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from engine import ScenarioError, scenario_from_dict
-from gui.app import build_window
 
 DEEPSPEED = {"zero_optimization": {"stage": 3}, "train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": True},
              "gradient_accumulation_steps": 4}
-
-
-@pytest.fixture
-def window(qtbot):
-    win, error = build_window(None)
-    assert error is None
-    qtbot.addWidget(win)
-    return win
 
 
 def test_an_unknown_key_is_one_short_sentence():

@@ -15,6 +15,7 @@ import pytest
 from engine import estimate, scenario_from_dict
 from engine.frameworks.defaults import TABLE, defaults_for
 from engine.planning.speed_search import speed_search
+from engine.scenario.choices import ADAPTER_METHODS
 from engine.scenario.framework_support import cannot_run, framework_runs, unsupported_settings
 from engine.scenario.runnable import runnable_layouts
 
@@ -97,4 +98,4 @@ def test_the_fastest_layouts_search_adapts_every_layer_in_torchtune():
     result = speed_search(scenario_from_dict(_lora("torchtune", fsdp=True)))
     plans = [*result.plans, *result.changes_what_you_train]
     assert result.plans and all(framework_runs(p.scenario) for p in plans)
-    assert all(p.scenario.lora_layers == 0 for p in plans if p.scenario.method in ("lora", "qlora"))
+    assert all(p.scenario.lora_layers == 0 for p in plans if p.scenario.method in ADAPTER_METHODS)

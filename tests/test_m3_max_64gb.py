@@ -7,13 +7,12 @@ Breakdown's footer "more than the host memory set": both say "available" now."""
 
 from __future__ import annotations
 
-import json
-
 from PySide6.QtWidgets import QApplication
 
 from engine import estimate, scenario_from_dict
 from engine.models.presets import get_gpu
-from gui.app import build_window, settle
+from gui.app import settle
+from tests.window_helpers import window_from
 
 GIB = 2**30
 # the audit's plan: micro-batch 4 x 2,048 tokens without checkpointing, over the 48 GiB the GPU may take
@@ -44,12 +43,7 @@ def test_the_verdict_says_no_cpu_memory_is_left_not_that_none_was_set():
 
 
 def test_the_window_takes_the_preset_and_says_the_same(qtbot, tmp_path):
-    path = tmp_path / "mac.json"
-    path.write_text(json.dumps(MAC_LORA))
-    window, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(window)
-    window.show()
+    window = window_from(qtbot, tmp_path, MAC_LORA, name="mac.json")
     settle(QApplication.instance())
     words = window.verdict.text()
     assert "0.00 GiB available" in words and " set" not in words

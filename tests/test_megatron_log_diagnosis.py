@@ -8,15 +8,14 @@ median of the iteration lines after the first (which holds the start-up, trainin
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from PySide6.QtWidgets import QApplication
 
 from engine import scenario_from_dict
 from engine.diagnosis.command import diagnose_bytes
 from engine.workloads import step_time
-from gui.app import build_window, settle
+from gui.app import settle
+from tests.window_helpers import window_from
 
 MIB = 1024 * 1024
 # NVIDIA's Llama 3 8B fp8 example (tests/data/configs/megatron/train_llama3_8b_h100_fp8.sh, as `import` reads it) with
@@ -64,11 +63,7 @@ def test_a_log_that_ends_in_an_out_of_memory_error_is_read_as_the_error():
 
 
 def test_the_diagnose_tab_reads_the_log_and_times_the_plan_by_it(qtbot, tmp_path):
-    path = tmp_path / "plan.json"
-    path.write_text(json.dumps(PLAN))
-    window, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(window)
+    window = window_from(qtbot, tmp_path, PLAN, shown=False, name="plan.json")
     panel, state = window.diagnose_panel, window.state
     window.tabs.setCurrentWidget(panel)
     window.show()

@@ -12,6 +12,7 @@ from engine.planning.pretraining import PRETRAINING_TOKENS_ANY_SIZE, PRETRAINING
 from engine.planning.solver import plans
 from engine.planning.suggest import suggestions
 from engine.scenario import resolve_model
+from engine.scenario.choices import ADAPTER_METHODS
 
 FULL_8B_ON_4090 = {"schema_version": 1, "model": "llama-3.1-8b", "gpu": "rtx-4090", "precision": "mixed-bf16",
                    "method": "full", "micro_batch": 1, "grad_accum": 8, "seq_len": 2048, "checkpointing": "full"}
@@ -33,7 +34,7 @@ def test_a_pretraining_budget_keeps_the_method_a_fine_tune_is_offered_adapters()
     assert not is_pretraining(scenario_from_dict(fine_tune)) and not is_pretraining(scenario_from_dict(FULL_8B_ON_4090))
     for data in (FULL_8B_ON_4090, fine_tune):
         planned, suggested = _methods_offered(data)
-        assert {"lora", "qlora"} & planned and "lora" in suggested
+        assert ADAPTER_METHODS & planned and "lora" in suggested
     planned, suggested = _methods_offered(pretraining)
     assert planned == {"full"} and suggested <= {"full"}
 

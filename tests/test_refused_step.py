@@ -2,14 +2,13 @@
 computed from a KV pool that does not exist (32B GRPO at engine TP 1 on 8 x H100: 13.1 min of generation). The step
 says it cannot run instead of a time, in `estimate`, --json (keys kept, the seconds null) and the Time tab."""
 
-import json
 
 from engine import scenario_from_dict
 from engine.estimate_output import estimate_to_json, render_time
 from engine.posttraining.refused_step import refused_generation_seconds
 from engine.units import format_seconds
 from engine.workloads import estimate, step_time
-from gui.app import build_window
+from tests.window_helpers import window_from
 
 GRPO_32B = {"name": "GRPO 32B, engine TP 1", "model": "qwen2.5-32b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8,
             "method": "full", "framework": "trl", "micro_batch": 8, "grad_accum": 4, "training_objective": "grpo",
@@ -44,11 +43,7 @@ def test_an_engine_that_starts_keeps_its_time() -> None:
 
 
 def test_the_time_tab_says_the_step_cannot_run(qtbot, tmp_path) -> None:
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps({**GRPO_32B, "rollout_tp": 1}))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
+    win = window_from(qtbot, tmp_path, {**GRPO_32B, "rollout_tp": 1}, shown=False)
     panel = win.time_panel
     assert "No step time: the generation engine does not start" in panel.summary.text()
     assert panel.time is None and not panel.bar.isVisibleTo(panel)

@@ -3,8 +3,6 @@
 GPU-hours under a few units is worded. The expected figures are the step's own (engine/timing: GPU-hours = seconds x
 GPUs / 3600, StepTime.run_range = the step's band multiples applied), written out as the words say them."""
 
-import json
-
 import pytest
 
 from engine import estimate, scenario_from_dict
@@ -13,6 +11,7 @@ from engine.plan_card import time_facts
 from engine.range_words import gpu_hours_message, run_range_message
 from engine.units import format_gpu_hours
 from engine.workloads import step_time
+from tests.window_helpers import window_from
 
 # a 20M-token LoRA on one H100 at 2.2 USD an hour: h-review21's case, 0.657 GPU-hours and 1.45 USD
 SMALL_RUN = {"name": "small run", "model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "method": "lora", "micro_batch": 1,
@@ -58,14 +57,7 @@ def test_estimate_and_the_plan_card_word_a_small_run_in_decimals():
 
 @pytest.fixture
 def window(qtbot, tmp_path):
-    from gui.app import build_window
-
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps(SMALL_RUN))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
-    return win
+    return window_from(qtbot, tmp_path, SMALL_RUN, shown=False)
 
 
 def test_the_time_tab_words_a_small_run_in_decimals(window):

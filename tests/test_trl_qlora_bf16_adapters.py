@@ -21,61 +21,64 @@ RANK = 16
 LORA_PARAMS = 32 * RANK * (2 * 8192 + 2 * 5120 + 3 * 18432)
 
 
-def _s(**kw):
+def qlora_8b(framework: str = "trl", **kw):
+    """Llama-3-8B in bf16 with QLoRA adapters of rank RANK on every linear, on `framework`, changed by `kw`
+    (tests/test_framework_qlora_adapter_cast.py reads it for the other frameworks)."""
     base = {"model": "llama-3-8b", "precision": "bf16", "micro_batch": 1, "seq_len": 1024, "method": "qlora",
-            "lora_rank": RANK, "lora_targets": "all-linear", "framework": "trl", "checkpointing": "full"}
+            "lora_rank": RANK, "lora_targets": "all-linear", "framework": framework, "checkpointing": "full"}
     base.update(kw)
     return scenario_from_dict(base)
 
 
-def _part(est, key):
-    return next(c for c in est.components if c.key == key).moments[-1]  # the optimizer step's moment
+def step_bytes(est, key):
+    """A component's bytes at the optimizer step's moment."""
+    return next(c for c in est.components if c.key == key).moments[-1]
 
 
 @pytest.mark.parametrize("objective", ["sft", "dpo", "ipo", "kto", "reward", "grpo", "rloo"])
 def test_trl_trainers_cast_a_quantised_models_adapters_to_bf16(objective):
     # each of these trainers holds `if _is_quantized_model: param.data = param.data.to(torch.bfloat16)` at f2cd577
     # (ipo is DPOTrainer's loss_type), whatever the precision: fp16 training gets bf16 adapters too
-    assert adapter_dtype_bytes(_s(training_objective=objective), 2) == 2
-    assert adapter_dtype_bytes(_s(training_objective=objective, precision="fp16"), 2) == 2
+    assert adapter_dtype_bytes(qlora_8b(training_objective=objective), 2) == 2
+    assert adapter_dtype_bytes(qlora_8b(training_objective=objective, precision="fp16"), 2) == 2
     # TRL up to v0.25.1 (the trl-2025 row) left peft's fp32 adapters
-    assert adapter_dtype_bytes(_s(training_objective=objective, framework="trl-2025"), 2) == 4
+    assert adapter_dtype_bytes(qlora_8b(training_objective=objective, framework="trl-2025"), 2) == 4
 
 
 @pytest.mark.parametrize("objective", ["orpo", "simpo", "cpo", "ppo", "online-dpo"])
 def test_trls_experimental_trainers_keep_peft_fp32_adapters(objective):
     # trl/experimental/cpo and orpo call prepare_model_for_kbit_training + get_peft_model, online_dpo prepare_peft_model,
     # ppo peft_module_casting_to_bf16 (norms, embeddings, lm_head): none casts the adapters (f2cd577)
-    assert adapter_dtype_bytes(_s(training_objective=objective), 2) == 4
+    assert adapter_dtype_bytes(qlora_8b(training_objective=objective), 2) == 4
 
 
 def test_the_cast_needs_a_quantised_model_and_leaves_explicit_choices():
     # _is_quantized_model reads is_loaded_in_4bit / is_loaded_in_8bit: plain LoRA keeps peft's fp32
-    assert adapter_dtype_bytes(_s(method="lora"), 2) == 4
-    assert adapter_dtype_bytes(_s(qlora_bits=8), 2) == 2
-    assert adapter_dtype_bytes(_s(lora_adapter_dtype="fp32"), 2) == 4
+    assert adapter_dtype_bytes(qlora_8b(method="lora"), 2) == 4
+    assert adapter_dtype_bytes(qlora_8b(qlora_bits=8), 2) == 2
+    assert adapter_dtype_bytes(qlora_8b(lora_adapter_dtype="fp32"), 2) == 4
     # the Hugging Face row is transformers' Trainer with peft: no cast
-    assert adapter_dtype_bytes(_s(framework="huggingface"), 2) == 4
+    assert adapter_dtype_bytes(qlora_8b(framework="huggingface"), 2) == 4
     assert TABLE["trl-2025"].profile == TABLE["trl"].profile  # the same time profile, the release's memory fact
 
 
 def test_adapter_weights_gradients_and_adamw_states_are_two_bytes_each():
-    new, old = estimate(_s()), estimate(_s(framework="trl-2025"))
-    assert _part(new, "lora_weights") == pytest.approx(LORA_PARAMS * 2)
-    assert _part(old, "lora_weights") == pytest.approx(LORA_PARAMS * 4)
-    assert _part(new, "gradients") == pytest.approx(LORA_PARAMS * 2)  # AccumulateGrad: the parameter's dtype
-    assert _part(old, "gradients") == pytest.approx(LORA_PARAMS * 4)
+    new, old = estimate(qlora_8b()), estimate(qlora_8b(framework="trl-2025"))
+    assert step_bytes(new, "lora_weights") == pytest.approx(LORA_PARAMS * 2)
+    assert step_bytes(old, "lora_weights") == pytest.approx(LORA_PARAMS * 4)
+    assert step_bytes(new, "gradients") == pytest.approx(LORA_PARAMS * 2)  # AccumulateGrad: the parameter's dtype
+    assert step_bytes(old, "gradients") == pytest.approx(LORA_PARAMS * 4)
     # torch AdamW: exp_avg and exp_avg_sq are torch.zeros_like(param)
-    assert _part(new, "optimizer_states") == pytest.approx(LORA_PARAMS * 2 * 2)
-    assert _part(old, "optimizer_states") == pytest.approx(LORA_PARAMS * 2 * 4)
+    assert step_bytes(new, "optimizer_states") == pytest.approx(LORA_PARAMS * 2 * 2)
+    assert step_bytes(old, "optimizer_states") == pytest.approx(LORA_PARAMS * 2 * 4)
 
 
 def test_adamw_states_follow_the_adapters_dtype_without_a_master_copy():
     # torch AdamW steps the parameters themselves under amp (no master): zeros_like(bf16 adapter) is 2 bytes
-    assert adapter_state_bytes(dtypes_for(_s(precision="amp-bf16")), 2) == 2
-    assert adapter_state_bytes(dtypes_for(_s(precision="bf16")), 4) == 4
+    assert adapter_state_bytes(dtypes_for(qlora_8b(precision="amp-bf16")), 2) == 2
+    assert adapter_state_bytes(dtypes_for(qlora_8b(precision="bf16")), 4) == 4
     # mixed precision (an fp32 master copy, DeepSpeed / Megatron): the states are the master's fp32
-    assert adapter_state_bytes(dtypes_for(_s(precision="mixed-bf16")), 2) == 4
+    assert adapter_state_bytes(dtypes_for(qlora_8b(precision="mixed-bf16")), 2) == 4
 
 
 def test_no_fp32_cast_of_each_adapted_linears_input():
@@ -88,17 +91,17 @@ def test_no_fp32_cast_of_each_adapted_linears_input():
     # each of the seven adapters' fp32 copy of its input (q, k, v, o, gate, up: 4096 wide; down: 14336) and the
     # fp32 rather than bf16 lora_A output (rank 16)
     fp32_casts = 4 * tokens * (6 * 4096 + 14336) + (4 - 2) * tokens * RANK * 7
-    assert layer_bytes(_s(framework="trl-2025")) - layer_bytes(_s()) == fp32_casts
+    assert layer_bytes(qlora_8b(framework="trl-2025")) - layer_bytes(qlora_8b()) == fp32_casts
     # time: the 16-bit adapter path (no casts, tensor-core GEMMs) instead of the fp32 casts-4bit path
-    assert adapter_path(_s()) == SAME
-    assert adapter_path(_s(framework="trl-2025")) == CASTS_4BIT
+    assert adapter_path(qlora_8b()) == SAME
+    assert adapter_path(qlora_8b(framework="trl-2025")) == CASTS_4BIT
 
 
 def test_export_to_trl_says_when_the_plan_kept_other_adapters():
     grpo = {"training_objective": "grpo", "micro_batch": 8, "num_generations": 8, "prompt_len": 64,
             "completion_len": 128}
-    assert "cast the quantised model's LoRA adapters to bf16" not in trl_config(_s(**grpo))
-    old = trl_config(_s(framework="trl-2025", **grpo))
+    assert "cast the quantised model's LoRA adapters to bf16" not in trl_config(qlora_8b(**grpo))
+    old = trl_config(qlora_8b(framework="trl-2025", **grpo))
     assert "cast the quantised model's LoRA adapters to bf16" in old and "32-bit" in old
     assert "load_in_4bit: true" in old
 
@@ -110,7 +113,7 @@ def test_export_to_trl_says_when_the_plan_kept_other_adapters():
 def test_the_export_note_names_the_release_of_the_trainer_it_launches(objective, release):
     # TRL 0.26 to 0.28's DPOTrainer kept peft's fp32 adapters: a DPO note saying "0.26 and later" would be wrong
     online = {"num_generations": 8, "prompt_len": 64, "completion_len": 128} if objective in ("grpo", "rloo") else {}
-    note = trl_config(_s(framework="trl-2025", training_objective=objective, micro_batch=8, **online))
+    note = trl_config(qlora_8b(framework="trl-2025", training_objective=objective, micro_batch=8, **online))
     assert f"# TRL {release} and later cast the quantised model's LoRA adapters to bf16" in note
 
 

@@ -8,13 +8,7 @@ from __future__ import annotations
 
 from engine import scenario_from_dict
 from engine.posttraining import step_parts
-
-# the student's split (tests/test_trl_server_share.py): the engine's max_model_len is 256 + 512 = 768
-SPLIT = {"schema_version": 1, "model": "qwen2.5-7b", "gpu": "rtx-4090", "gpus_per_node": 1, "method": "lora",
-         "precision": "bf16", "checkpointing": "full", "framework": "trl", "micro_batch": 4, "grad_accum": 8,
-         "training_objective": "grpo", "prompt_len": 256, "completion_len": 512, "num_generations": 8,
-         "rollout_engine": "vllm", "rollout_placement": "separate", "rollout_gpus": 1,
-         "rollout_gpu_memory_utilization": "auto"}
+from tests.test_trl_server_share import SPLIT  # the student's split: the engine's max_model_len is 256 + 512 = 768
 
 
 def _batched_tokens(data: dict) -> int:

@@ -154,11 +154,9 @@ def test_zbv_on_layers_its_chunks_do_not_split_is_one_sentence_and_a_marked_sche
     the estimate now says so in one sentence, Make it fit proposes the fork's 1F1B, and the window marks the schedule
     list with the sentence. 32 layers at pp 4 (8 a stage) and the paper's GPT-6.2B, 30 layers at pp 16 (2 a stage
     padded: arXiv:2401.10241's published rows, tests/test_framework_runs.py) say nothing."""
-    import json
-
     from engine import estimate
     from engine.scenario.runnable import runnable_layouts
-    from gui.app import build_window
+    from tests.window_helpers import window_from
 
     base = {"model": "llama-3.1-8b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "megatron-zb",
             "pp_schedule": "zbv", "vpp": 2, "grad_accum": 8}
@@ -169,11 +167,7 @@ def test_zbv_on_layers_its_chunks_do_not_split_is_one_sentence_and_a_marked_sche
         assert len(sentences) == int(warned), (model, pp)
         if warned:
             assert any(lay.changes.get("pp_schedule") == "1f1b" for lay in runnable_layouts(s))
-    path = tmp_path / "s.json"
-    path.write_text(json.dumps({**base, "model": "gemma-2-9b", "pp": 4}))
-    win, error = build_window(str(path))
-    assert error is None
-    qtbot.addWidget(win)
+    win = window_from(qtbot, tmp_path, {**base, "model": "gemma-2-9b", "pp": 4}, shown=False)
     assert "ZB-V only with" in win.setup_panel.limits.schedule.toolTip()
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import PlannerError
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import resolve_model, scenario_from_dict
+from ..scenario.choices import ADAPTER_METHODS
 
 
 def deepspeed_mixed_precision(values: dict[str, Any], markers: dict[str, Any]) -> list[tuple[str, Any, Message]]:
@@ -27,7 +28,7 @@ def deepspeed_mixed_precision(values: dict[str, Any], markers: dict[str, Any]) -
                 ),
             )
         )
-        if values.get("method") in ("lora", "qlora") and values.get("lora_adapter_dtype") == "fp32":
+        if values.get("method") in ADAPTER_METHODS and values.get("lora_adapter_dtype") == "fp32":
             values["lora_adapter_dtype"] = "compute"
             extra_assumed.append(
                 (

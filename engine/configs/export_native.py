@@ -9,6 +9,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import CustomModel, Scenario, resolve_model
 from ..scenario.behaviour import cross_entropy_path, main_grads_fp32
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.optimizer_used import optimizer_used
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .megatron_offload import offload_flags
@@ -51,7 +52,7 @@ def torchtune_config(s: Scenario) -> str:
     module, builder = comp.rsplit(".", 1)
     model: dict[str, Any] = {}
     optimizer = optimizer_used(s)  # "auto" resolved to the framework's own
-    if s.method in ("lora", "qlora"):
+    if s.method in ADAPTER_METHODS:
         builder = ("qlora_" if s.method == "qlora" else "lora_") + builder
         targets = lora_target_list(s)
         attn = [{"o_proj": "output_proj"}.get(t, t) for t in targets if t in ("q_proj", "k_proj", "v_proj", "o_proj")]
@@ -85,7 +86,7 @@ def torchtune_config(s: Scenario) -> str:
         data["tensor_parallel_dim"] = s.tp
     if s.offload != "none":
         data["fsdp_cpu_offload"] = True
-    recipe = ("lora_finetune" if s.method in ("lora", "qlora") else "full_finetune") + (
+    recipe = ("lora_finetune" if s.method in ADAPTER_METHODS else "full_finetune") + (
         "_distributed" if s.world_size > 1 else "_single_device"
     )
     launch = f"# Launch: tune run --nproc_per_node {s.world_size} {recipe} --config torchtune.yaml\n"

@@ -16,6 +16,7 @@ from ..posttraining.rank_imbalance import by_token_count
 from ..posttraining.settings import critic_offload, reference_for, rl_settings
 from ..scenario import Scenario
 from ..scenario.behaviour import adapter_dtype_bytes, fsdp1_wrap, fsdp_shards
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.optimizer_used import optimizer_used
 from .export_common import ExportError, half_precision, header, lora_target_list, model_name, yaml_config
 from .verl_batch import batch_args
@@ -47,7 +48,7 @@ def trl_config(s: Scenario) -> str:
     elif half:
         data[half] = True
     note = ""
-    if s.method in ("lora", "qlora"):
+    if s.method in ADAPTER_METHODS:
         data.update(use_peft=True, lora_r=s.lora_rank, lora_alpha=s.lora_alpha,
                     lora_target_modules="all-linear" if s.lora_targets == "all-linear" else lora_target_list(s))
         if s.method == "qlora":

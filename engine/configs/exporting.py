@@ -11,6 +11,7 @@ from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP
 from ..scenario import Scenario
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.optimizer_used import optimizer_used
 from .export_common import ExportError, half_precision, header, hsdp_degrees, lora_target_list, model_name, yaml_config
 from .export_mlx_lm import FILE_NAME as MLX_LM_FILE
@@ -263,7 +264,7 @@ def _axolotl(s: Scenario) -> str:
         "gradient_accumulation_steps": s.grad_accum,
         "sequence_len": s.seq_len,
     }
-    if s.method in ("lora", "qlora"):
+    if s.method in ADAPTER_METHODS:
         data["adapter"] = s.method
         data["load_in_4bit"] = s.method == "qlora" and s.qlora_bits == 4
         data["load_in_8bit"] = s.method == "qlora" and s.qlora_bits == 8
@@ -311,7 +312,7 @@ def _llamafactory(s: Scenario) -> str:
     data: dict[str, Any] = {"model_name_or_path": model_name(s), "stage": stage, "do_train": True}
     if pref_loss is not None:
         data["pref_loss"] = pref_loss
-    if s.method in ("lora", "qlora"):
+    if s.method in ADAPTER_METHODS:
         data["finetuning_type"] = "lora"
         if s.method == "qlora":
             data["quantization_bit"] = s.qlora_bits
@@ -323,7 +324,7 @@ def _llamafactory(s: Scenario) -> str:
     data["gradient_accumulation_steps"] = s.grad_accum
     data["cutoff_len"] = s.seq_len
     half = half_precision(s)
-    if s.precision in ("bf16", "fp16") and s.method in ("full", "freeze"):
+    if s.precision in ("bf16", "fp16") and s.method not in ADAPTER_METHODS:
         data["pure_bf16"] = True
     elif half:
         data[half] = True

@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import PlannerError, ScenarioError
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..scenario import DEFAULTS, resolve_model, scenario_from_dict
+from ..scenario.choices import ADAPTER_METHODS
 from . import (
     accelerate,
     axolotl,
@@ -192,7 +193,7 @@ def _merge(collectors: list[Collector]) -> ImportResult:
     resolve_auto_buckets(scenario, markers, extra_assumed)
     if "_freeze_trainable" in markers and scenario.get("method") == "freeze":
         _apply_freeze(scenario, markers["_freeze_trainable"], extra_assumed, unmapped)
-    if "_lora_layer_indices" in markers and scenario.get("method") in ("lora", "qlora"):
+    if "_lora_layer_indices" in markers and scenario.get("method") in ADAPTER_METHODS:
         _apply_lora_layers(scenario, markers["_lora_layer_indices"], extra_assumed, unmapped)
     if "model" not in scenario:
         unmapped.append(

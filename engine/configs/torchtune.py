@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
+from ..scenario.choices import ADAPTER_METHODS
 from .common import as_bool, as_int, set_flag, set_int, set_optimizer
 from .models import TORCHTUNE_BUILDERS
 from .result import Collector
@@ -180,7 +181,7 @@ def _read_model(c: Collector, model: dict[str, Any]) -> None:
             ),
         )
     c.set("method", method, "model._component_")
-    if method in ("lora", "qlora"):
+    if method in ADAPTER_METHODS:
         c.assume(
             "lora_adapter_dtype",
             "compute",

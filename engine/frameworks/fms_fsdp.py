@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from .parallelism_row import FSDP_STAGES, Parallelism
 from .row_type import FrameworkRow
-from .runs import WHOLE_LAYERS, Runs
+from .runs import ADAPTERS, WHOLE_LAYERS, Runs
 from .shard_group_facts import ShardGroups, grouped
 
 _FSDP = "foundation-model-stack/fms-fsdp at 7746dac96fe3"
@@ -34,7 +34,7 @@ SHARD_GROUPS = ShardGroups((3,), f"{_FSDP} fms_fsdp/utils/train_utils.py line 14
                                  "node and replicated across nodes")
 PARALLELISM = grouped(Parallelism(pp_schedules=(), tensor=False, context=False, expert=False,
                                   zero_stages=FSDP_STAGES, offloads=("none",), sources=_SOURCES), SHARD_GROUPS)
-RUNS = Runs(WHOLE_LAYERS, lacks=("freeze", "lora", "qlora"), recompute_methods=("block",), sources=(
+RUNS = Runs(WHOLE_LAYERS, lacks=("freeze", *ADAPTERS), recompute_methods=("block",), sources=(
     ("checkpointing", f"{_FSDP} fms_fsdp/policies/ac_handler.py lines 17-34: checkpoint_wrapper (NO_REENTRANT) on "
      "LLaMABlock number n, 2n, ... (selective_checkpointing = n: `_count % every_xth_item == 0`), whole blocks; "
      "main_training.py lines 99-102 apply it under fsdp_activation_checkpointing"),

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# the scenario format's modes and methods (engine/scenario/choices.py CHECKPOINTINGS, METHODS; engine/scenario imports this
-# package, so the names are repeated here and tests/test_framework_runs.py holds them equal)
+# the scenario format's modes and methods (engine/scenario/choices.py CHECKPOINTINGS, METHODS, ADAPTER_METHODS; engine/
+# scenario imports this package, so the names are repeated here and tests/test_framework_runs.py holds them equal)
 ALL_CHECKPOINTINGS = ("none", "full", "selective", "op-selective")
 ALL_METHODS = ("full", "freeze", "lora", "qlora")
+ADAPTERS = ("lora", "qlora")  # the methods that train adapters over a frozen base
 WHOLE_LAYERS = ("none", "full")  # a framework that recomputes whole layers only
 
 
@@ -51,7 +52,7 @@ class Runs:
 
     def runs_lora_layers(self, method: str, lora_layers: int) -> bool:
         """Whether it runs s's adapters on the top lora_layers layers only (0: every layer, which any LoRA runs)."""
-        return method not in ("lora", "qlora") or not lora_layers or self.lora_layer_choice
+        return method not in ADAPTERS or not lora_layers or self.lora_layer_choice
 
     def has_choice(self, key: str, value: str) -> bool:
         """Whether it has the optimizer or attention kernel (key "optimizer" or "attention"); "auto", its own
@@ -208,7 +209,7 @@ MEGATRON = Runs(("none", "full", "selective"), lacks=("qlora",),
      "'can also contain wildcards', e.g. ['*.layers.0.*.linear_qkv'] adapts that layer only (line 144: name == "
      "pattern or wildcard_match(pattern, full_name)); under pipeline parallelism the index is the stage's own"),
 ))
-MEGATRON_2022 = Runs(("none", "full", "selective"), lacks=("lora", "qlora"), sources=(
+MEGATRON_2022 = Runs(("none", "full", "selective"), lacks=ADAPTERS, sources=(
     ("checkpointing", "NVIDIA/Megatron-LM megatron/arguments.py at 285068c8 (2023-01-11) lines 593-595: "
      "--recompute-granularity full | selective ('core attention part of the transformer layer is recomputed', "
      "arXiv:2205.05198); no per-op policy"),
@@ -217,7 +218,7 @@ MEGATRON_2022 = Runs(("none", "full", "selective"), lacks=("lora", "qlora"), sou
     ("methods", "megatron/arguments.py at 285068c8: no LoRA or other adapter arguments (no peft package); frozen "
      "layers not read (allowed)"),
 ))
-MEGATRON_2021 = Runs(WHOLE_LAYERS, lacks=("lora", "qlora"), recompute_methods=("uniform",), sources=(
+MEGATRON_2021 = Runs(WHOLE_LAYERS, lacks=ADAPTERS, recompute_methods=("uniform",), sources=(
     ("checkpointing", "NVIDIA/Megatron-LM megatron/arguments.py at de7dc40f88 (2021-08-10) lines 393-401: "
      "--checkpoint-activations with --checkpoint-num-layers (whole layers) is its only recomputation; "
      "--recompute-granularity selective came in 2022 with arXiv:2205.05198"),
@@ -252,7 +253,7 @@ DEEPSPEED_2021 = Runs(WHOLE_LAYERS, sources=(
      "arXiv:2205.05198, 2022); " + _MEGATRON_DEEPSPEED),
     _NOT_READ,
 ))
-INTERNEVO = Runs(WHOLE_LAYERS, lacks=("lora", "qlora"), recompute_methods=("block",), sources=(
+INTERNEVO = Runs(WHOLE_LAYERS, lacks=ADAPTERS, recompute_methods=("block",), sources=(
     ("checkpointing", "InternLM/InternEvo at c18bec9 internlm/model/modeling_internlm.py: model.checkpoint (a fraction "
      "of the layers, checkpoint_fraction, lines 279-317) runs each checkpointed PackedFlashBaseLayer1D whole under "
      "activation_checkpoint (lines 162-165); dropout_selective_checkpoint recomputes only dropout and norm, with "

@@ -10,6 +10,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour, sac_saves_attention
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.recompute_layers import recompute_layers
 from .activations import ActContext, layer_bytes
 from .breakdown import Component, Moments
@@ -60,7 +61,7 @@ def decoder_activations(s: Scenario, spec: ModelSpec, fw: Behaviour, ctx: ActCon
 
 def _layer_signatures(k: ActivationKeys, spec: ModelSpec, groups: tuple) -> dict[tuple, int]:
     """Layers counted by what sets their saved tensors: (MoE, input gradient, trained, LoRA targets, linear attention)."""
-    adapters = k.method in ("lora", "qlora")
+    adapters = k.method in ADAPTER_METHODS
     signatures: dict[tuple, int] = {}
     for g in groups:
         names = lora_target_names(spec, k.lora_targets, g.moe, g.linear_attn, g.block) if adapters and g.adapted \

@@ -12,6 +12,7 @@ from ..models.architecture import ModelSpec
 from ..models.vision import tower_activation_bytes, tower_block_bytes, tower_forward_peak_bytes
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour, accelerate_native_amp, adapter_dtype_bytes, behaviour, bf16_adapters_on_fp16
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.megatron_rope import eager_rope_dim
 from ..scenario.memo import ScenarioMemo
 from ..scenario.pipeline_ends import holds_head
@@ -94,9 +95,9 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         gather_weights=fully_sharded,
         compiled=s.compile or fw.kernels_save_as_compiled,
         quantized_saves_inputs=s.method == "qlora" and fw.quantized_saves_inputs,
-        lora_dropout=s.method in ("lora", "qlora") and s.lora_dropout > 0,
+        lora_dropout=s.method in ADAPTER_METHODS and s.lora_dropout > 0,
         ring_output_copied=ring_output_copied(s),
-        unsloth_lora=fw.fused_lora_kernels and s.method in ("lora", "qlora"),
+        unsloth_lora=fw.fused_lora_kernels and s.method in ADAPTER_METHODS,
         ep_dispatch=all_to_all_dispatch(s, spec.is_moe),
         megatron=fw.te_layers,
         eager_rope_dim=eager_rope_dim(s, spec) if fw.te_layers else 0,
@@ -116,7 +117,7 @@ def _act_context(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour) -> Act
         # cannot skip the mask for is_causal (masking_utils._ignore_causal_mask_sdpa needs an all-ones mask)
         padding_mask=s.training_objective != "sft",
         ulysses=s.ulysses_sequence_parallel_size if s.training_objective != "sft" else 1,
-        lora_autocast=s.method in ("lora", "qlora") and accelerate_native_amp(s, dt.compute),
+        lora_autocast=s.method in ADAPTER_METHODS and accelerate_native_amp(s, dt.compute),
         adapter_dtype_differs=bf16_adapters_on_fp16(s),
         dequantized_backward=s.method == "qlora" and defaults_for(s.framework).qlora_backward_copy,
     )
@@ -214,7 +215,7 @@ def _head_and_loss(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, ctx:
     """The last stage's final norm and lm_head inputs, logits and loss (none on other stages)."""
     if not last:
         return _HeadAndLoss([], 0.0, 0.0, 0.0, 0.0 >= layer_moment)
-    adapters = s.method in ("lora", "qlora")
+    adapters = s.method in ADAPTER_METHODS
     xg_head = first_trainable_layer(s, spec) < spec.layers or lora_params > 0
     wt_head = (not adapters and (not spec.tied_embeddings or not embeddings_frozen(s))) or (
         adapters and "lm_head" in s.modules_to_save)

@@ -13,6 +13,7 @@ from ..models.cache_kinds import NO_CACHE, layer_cache_kinds, mamba2_state_bytes
 from ..models.presets import context_words_of, get_gpu
 from ..scenario import Scenario, as_laid_out, resolve_gpu, resolve_model
 from ..scenario.behaviour import Behaviour, behaviour, casts_adapters_to_bf16
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.framework_support import unsupported_settings
 from ..scenario.memory_keys import MemoryCalibration
 from ..scenario.pipeline_ends import holds_head
@@ -168,7 +169,7 @@ def _warnings(s: Scenario, spec: ModelSpec) -> list[Message]:
             "engine", "{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with "
             "eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping."),
             model=spec.name))
-    if s.method in ("lora", "qlora") and s.precision in ("fp32", "amp-bf16", "amp-fp16"):
+    if s.method in ADAPTER_METHODS and s.precision in ("fp32", "amp-bf16", "amp-fp16"):
         out.append(message(QT_TRANSLATE_NOOP(
             "engine", "With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes "
             "load the model in bf16: choose precision 'bf16' for that."), precision=s.precision))

@@ -15,6 +15,7 @@ from ..scenario.behaviour import (
     casts_adapters_to_bf16,
     main_grads_fp32,
 )
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_group_ranks, shard_replicas
 from .breakdown import NO_BYTES, Component, Moments
@@ -60,7 +61,7 @@ def model_state_components(s: Scenario, dt: Dtypes, p: StageParams,
     # experts' group divided by the same replicas (Megatron's instances split intra_expt_dp_group alike)
     dp_shards = shard_group_ranks(s)
     expert_shards = max(1, s.expert_dp // shard_replicas(s))
-    adapter_bytes = adapter_dtype_bytes(s, dt.compute) if s.method in ("lora", "qlora") else 0
+    adapter_bytes = adapter_dtype_bytes(s, dt.compute) if s.method in ADAPTER_METHODS else 0
 
     comps: list[Component] = []
     comps += _dense_weight_components(s, dt, p, zero, dp_shards, expert_shards)

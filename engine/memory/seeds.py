@@ -11,6 +11,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import Behaviour
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.pipeline_ends import holds_head
 from .breakdown import Component, Moments
@@ -81,7 +82,7 @@ def _seed_model_states(s: Scenario, spec: ModelSpec, dt: Dtypes, p: StageParams,
     """Seed 004's base model and LoRA states (K-factor seed, LoRA/QLoRA), else the detailed model states summed
     over the step."""
     comps: list[Component] = []
-    if s.estimator == "seed-k-factor" and s.method in ("lora", "qlora"):
+    if s.estimator == "seed-k-factor" and s.method in ADAPTER_METHODS:
         shards = 1 / (s.tp * s.pp)
         base_params = spec.total_params * shards / (s.dp if s.effective_zero == 3 else 1)
         base_bpp = 0.6 if s.method == "qlora" else 2.0

@@ -14,6 +14,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import Behaviour, bf16_optimizer, fsdp_shards, whole_mla_down
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.memo import ScenarioMemo
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.pipeline_ends import holds_head
@@ -102,7 +103,7 @@ def _autocast_cache(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[Laye
         for g in groups
         if not g.frozen
     )
-    adapters = s.method in ("lora", "qlora")
+    adapters = s.method in ADAPTER_METHODS
     if last and not adapters and not (spec.tied_embeddings and embeddings_frozen(s)):
         cache += 2 * spec.vocab * spec.hidden / s.tp
     return (_c(
@@ -142,7 +143,7 @@ def _zero3_buffers(s: Scenario, spec: ModelSpec, dt: Dtypes, fw: Behaviour, p: S
                    layer_count: int) -> tuple[Component, ...]:
     """ZeRO-3 / FSDP's gather buffers (two units, or DeepSpeed's module and prefetch bucket; the root unit FSDP keeps
     gathered; every layer where nothing reshards after forward) and DeepSpeed's gradient bucket."""
-    adapters = s.method in ("lora", "qlora")
+    adapters = s.method in ADAPTER_METHODS
     gather_bytes = dt.compute if dt.amp else dt.weight
     if s.method == "qlora":  # FSDP-QLoRA / ZeRO-3 gather the packed 4-bit storage (bitsandbytes: not its
         # constants, which every rank holds whole; torchao's NF4Tensor gathers its scalers too: states.py)

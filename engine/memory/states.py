@@ -15,6 +15,7 @@ from ..models.base_storage import bytes_per_value, storage_format, stored_values
 from ..models.presets import get_gpu
 from ..scenario import KEYS_WITHOUT_MEMORY_EFFECT, Scenario
 from ..scenario.behaviour import quantizes_head, whole_mla_down
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.memo import ScenarioMemo
 from ..scenario.optimizer_used import optimizer_used
 
@@ -150,7 +151,7 @@ class StageParams:
 
 
 def layer_is_frozen(s: Scenario, spec: ModelSpec, layer: int) -> bool:
-    if s.method in ("lora", "qlora"):
+    if s.method in ADAPTER_METHODS:
         return True
     if s.method != "freeze" or s.frozen_layers == 0:
         return False
@@ -161,7 +162,7 @@ def layer_is_frozen(s: Scenario, spec: ModelSpec, layer: int) -> bool:
 
 def vision_tower_trains(s: Scenario) -> bool:
     """Vision-language models: the tower and projector train only when asked and the method trains weights."""
-    return s.vision_tower == "trained" and s.method in ("full", "freeze")
+    return s.vision_tower == "trained" and s.method not in ADAPTER_METHODS
 
 
 def vision_tower_backward(s: Scenario) -> bool:
@@ -174,14 +175,14 @@ def vision_tower_backward(s: Scenario) -> bool:
 
 
 def embeddings_frozen(s: Scenario) -> bool:
-    return s.method in ("lora", "qlora") or (s.method == "freeze" and s.freeze_embeddings)
+    return s.method in ADAPTER_METHODS or (s.method == "freeze" and s.freeze_embeddings)
 
 
 def first_trainable_layer(s: Scenario, spec: ModelSpec) -> int:
     """Lowest layer with trainable weights or adapters (-1: the embeddings train; layers: nothing does)."""
     if not embeddings_frozen(s):
         return -1
-    if s.method in ("lora", "qlora"):
+    if s.method in ADAPTER_METHODS:
         return lowest_adapted_layer(s, spec)
     if s.method == "freeze" and s.freeze_from == "bottom":
         return min(s.frozen_layers, spec.layers)
@@ -223,7 +224,7 @@ class LayerGroup:
 def layer_groups(s: Scenario, spec: ModelSpec, layers: range) -> tuple[LayerGroup, ...]:
     """The stage's layers in runs that keep the same tensors (cached: the solver asks for the same few often)."""
     frozen = s.frozen_layers if s.method == "freeze" else 0
-    adapted = s.lora_layers if s.method in ("lora", "qlora") else 0
+    adapted = s.lora_layers if s.method in ADAPTER_METHODS else 0
     return _layer_groups(spec, s.method, frozen, s.freeze_from, embeddings_frozen(s), layers.start, layers.stop,
                          adapted)
 
@@ -243,7 +244,7 @@ def _layer_groups(spec: ModelSpec, method: str, frozen_layers: int, freeze_from:
         if b <= a:
             continue
         frozen, xg = layer_is_frozen(probe, spec, a), a > first  # type: ignore[arg-type]
-        adapted = method not in ("lora", "qlora") or a >= first  # LoRA: no adapters below the lowest adapted layer
+        adapted = method not in ADAPTER_METHODS or a >= first  # LoRA: no adapters below the lowest adapted layer
         for (moe, linear_attn, block), prefix in prefixes:
             if prefix[b] - prefix[a]:
                 groups.append(LayerGroup(moe, frozen, xg, prefix[b] - prefix[a], linear_attn, block=block,
@@ -320,7 +321,7 @@ def stage_params(s: Scenario, spec: ModelSpec, layers: range, first: bool, last:
     tp, ep, etp = s.tp, s.ep, s.expert_tp
     trainable_dense = trainable_expert = frozen = quantized = lora = factored = released = trainable_linear = 0.0
     lora_expert = 0.0
-    adapters_only = s.method in ("lora", "qlora")
+    adapters_only = s.method in ADAPTER_METHODS
     expert_adapters = adapters_only and defaults_for(s.framework).lora_adapts_experts
     fmt = storage_format(s, spec)
     largest_unit = 0.0

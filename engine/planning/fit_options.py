@@ -19,6 +19,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import eight_bit_optimizer_runs, liger_can_patch
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.framework_support import capabilities
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_replicas
@@ -143,7 +144,7 @@ def _method_axis(s: Scenario) -> list[FitOption]:
     bf16 = not isinstance(s.gpu, str) or get_gpu(s.gpu).bf16
     prec = () if s.precision in ("bf16", "fp16") else (("precision", "bf16" if bf16 else "fp16"),)
     extra = 0.5 if prec else 0.0
-    lora = (("lora_rank", 16), ("lora_targets", "all-linear")) if s.method not in ("lora", "qlora") else ()
+    lora = (("lora_rank", 16), ("lora_targets", "all-linear")) if s.method not in ADAPTER_METHODS else ()
     rank = 16 if lora else s.lora_rank
     use_lora = (QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank}, all linear layers)") if lora
                 else QT_TRANSLATE_NOOP("engine", "use LoRA (r={rank})"))
@@ -157,7 +158,7 @@ def _method_axis(s: Scenario) -> list[FitOption]:
         methods.append(FitOption("method", 0.5, prec, message(QT_TRANSLATE_NOOP(
             "engine", "load the base model in {dtype} (frozen weights in 2 bytes, as most LoRA recipes do)"),
             dtype="bf16" if bf16 else "fp16"), _BASE16))
-    if s.method in ("full", "freeze"):
+    if s.method not in ADAPTER_METHODS:
         methods.append(FitOption("method", 3.0 + extra, (("method", "lora"), *lora, *prec),
                                message(use_lora, rank=rank), _LORA))
     if s.method != "qlora":

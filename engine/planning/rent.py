@@ -38,6 +38,7 @@ from ..memory.states import dtypes_for, optimizer_state_bytes_per_param
 from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.presets import gpu_presets
 from ..scenario import Scenario, resolve_model
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.consistency import check_consistency
 from ..timing.ceiling import frozen_weights, mfu_ceiling
 from ..timing.hardware import hardware_for
@@ -157,7 +158,7 @@ def checkpoint_bytes(s: Scenario) -> tuple[float, Message]:
     states = optimizer_state_bytes_per_param(s, dt.state)
     trainable = spec.total_params if s.method == "full" else estimate(s).trainable_params
     per_trained = dt.master + states
-    if s.method in ("lora", "qlora"):
+    if s.method in ADAPTER_METHODS:
         return (float(trainable * (dt.weight + per_trained)),
                 message(ADAPTER_CHECKPOINT, adapters=f"{trainable:,}", weight=f"{dt.weight}", master=f"{dt.master}",
                         states=f"{states:g}"))

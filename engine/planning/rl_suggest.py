@@ -13,6 +13,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..posttraining import rl_settings
 from ..posttraining.settings import ONLINE_OBJECTIVES
 from ..scenario import Scenario, resolve_model
+from ..scenario.choices import ADAPTER_METHODS
 from ..workloads import estimate
 from .limits import tp_ok
 
@@ -189,7 +190,7 @@ def rl_candidates(s: Scenario, compute_bytes: int) -> list[Candidate]:
     """The post-training changes that apply to `s` (training_objective other than sft)."""
     rs = rl_settings(s, compute_bytes)
     out = _engine_candidates(s, rs) if s.training_objective in ONLINE_OBJECTIVES else []
-    if rs.reference == "separate" and s.method in ("lora", "qlora"):
+    if rs.reference == "separate" and s.method in ADAPTER_METHODS:
         out.append((message(QT_TRANSLATE_NOOP("engine", "Score the reference with the adapters switched off")),
                     {"reference_model": "adapter-off"},
                     QT_TRANSLATE_NOOP("engine", "the same reference, no second copy of the model")))

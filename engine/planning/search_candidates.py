@@ -11,6 +11,7 @@ from ..frameworks.parallelism_row import effective_stage
 from ..memory.breakdown import Estimate
 from ..scenario import Scenario, resolve_model, scenario_from_dict
 from ..scenario.behaviour import eight_bit_optimizer_runs
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.consistency import check_consistency
 from ..scenario.framework_support import distributed_optimizer_counts, layout_cannot_run, runs_method
 from ..scenario.optimizer_used import optimizer_used
@@ -127,7 +128,7 @@ def method_variants(s: Scenario) -> list[Scenario]:
     if optimizer_used(s) in ("adamw", "adamw-fused") and eight_bit_optimizer_runs(s):
         variants.append(s.with_unchecked(optimizer="adamw-8bit"))
     bf16 = s.precision if s.precision in ("bf16", "fp16") else "bf16"
-    if s.method in ("full", "freeze"):
+    if s.method not in ADAPTER_METHODS:
         variants.append(s.with_unchecked(method="lora", lora_rank=16, lora_targets="all-linear", precision=bf16))
     if s.method != "qlora":
         variants.append(s.with_unchecked(method="qlora", lora_rank=16 if s.method not in ("lora",) else s.lora_rank,

@@ -19,6 +19,7 @@ from ..models.architecture import ModelSpec
 from ..models.presets import get_gpu
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import eight_bit_optimizer_runs, liger_can_patch
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.framework_support import capabilities, framework_runs
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.runnable import RunnableLayout, runnable_layouts
@@ -101,7 +102,7 @@ def _what_or_where_trained(s: Scenario, spec: ModelSpec) -> list[tuple[Message, 
     """The changes of what is trained (LoRA, QLoRA, 8-bit AdamW, shorter sequences) and of where (sharding, TP, PP,
     offload)."""
     out: list[tuple[Message, dict[str, Any], str]] = []
-    if s.method in ("full", "freeze") and not is_pretraining(s):  # adapters only fine-tune (pretraining.py)
+    if s.method not in ADAPTER_METHODS and not is_pretraining(s):  # adapters only fine-tune (pretraining.py)
         precision = "bf16" if s.precision.startswith(("amp", "mixed", "fp32", "fp8", "nvfp4")) else s.precision
         out.append((message(QT_TRANSLATE_NOOP("engine", "Train LoRA adapters (r=16, all linear layers) instead of all "
                                                         "weights")),
@@ -123,7 +124,7 @@ def _what_or_where_trained(s: Scenario, spec: ModelSpec) -> list[tuple[Message, 
                     {"method": "qlora", **base16},  # keeps its sharding: FSDP and ZeRO-3 run QLoRA (limits.with_gpus)
                     QT_TRANSLATE_NOOP("engine", "dequantisation makes steps ~30-40% slower than LoRA; small quality "
                                                 "cost")))
-    if optimizer_used(s) in ("adamw", "adamw-fused") and s.method in ("full", "freeze") and eight_bit_optimizer_runs(s):
+    if optimizer_used(s) in ("adamw", "adamw-fused") and s.method not in ADAPTER_METHODS and eight_bit_optimizer_runs(s):
         out.append((message(QT_TRANSLATE_NOOP("engine", "Use an 8-bit optimizer (AdamW 8-bit)")),
                     {"optimizer": "adamw-8bit"},
                     QT_TRANSLATE_NOOP("engine", "bitsandbytes 8-bit states; usually the same quality")))

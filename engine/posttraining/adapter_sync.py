@@ -42,6 +42,7 @@ from ..frameworks import defaults_for
 from ..memory.states import lora_targets, lowest_adapted_layer
 from ..scenario import Scenario
 from ..scenario.behaviour import fsdp_shards
+from ..scenario.choices import ADAPTER_METHODS
 from ..timing.host_table import host_figures
 from .phases import StepParts
 
@@ -49,7 +50,7 @@ from .phases import StepParts
 def serves_adapters(s: Scenario) -> bool:
     """The engine receives a LoRA policy's adapters, not merged weights (PostTrainingDefaults.rollout_serves_adapters:
     verl's add_lora)."""
-    return s.method in ("lora", "qlora") and defaults_for(s.framework).posttraining.rollout_serves_adapters
+    return s.method in ADAPTER_METHODS and defaults_for(s.framework).posttraining.rollout_serves_adapters
 
 
 def adapter_tensors(s: Scenario, spec: Any) -> int:

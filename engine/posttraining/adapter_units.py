@@ -42,6 +42,7 @@ from ..frameworks import defaults_for
 from ..memory.states import lora_targets, lowest_adapted_layer
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import fsdp1_wrap, fsdp_shards
+from ..scenario.choices import ADAPTER_METHODS
 from ..timing.collectives import ALL_GATHER, REDUCE_SCATTER, small_message_latency
 from ..timing.data import framework_profile
 from ..timing.gemm import gemm_seconds, rate_tile
@@ -56,7 +57,7 @@ UNITS_PER_ADAPTED_LINEAR = 2  # lora_A and lora_B, each its own FSDP unit
 def wraps_adapter_units(s: Scenario) -> bool:
     """The scenario's LoRA adapters are FSDP1 units of their own, sharded over more than one rank (a single rank runs
     NO_SHARD: nothing to unshard)."""
-    return (s.method in ("lora", "qlora") and defaults_for(s.framework).posttraining.adapters_sharded
+    return (s.method in ADAPTER_METHODS and defaults_for(s.framework).posttraining.adapters_sharded
             and fsdp_shards(s) and fsdp1_wrap(s) and s.dp > 1)
 
 

@@ -11,6 +11,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..models.presets import model_spec_for
 from ..scenario import CustomModel, Scenario
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.custom_parts import custom_model_spec
 from ..serving.profile_run import lora_stack_bytes
 from ..serving.vllm_load import vllm_load_extra_bytes
@@ -176,7 +177,7 @@ def engine_lora_bytes(s: Scenario, spec: ModelSpec, rs: RLSettings, compute_byte
     """The engine's LoRA stacks on one engine GPU when the framework serves a LoRA policy's adapters through the
     engine's LoRA support (PostTrainingDefaults.rollout_serves_adapters; verl: max_loras 1, max_lora_rank = the
     adapters' rank); 0 when the adapters are merged or the policy is trained whole."""
-    if s.method not in ("lora", "qlora") or not defaults_for(s.framework).posttraining.rollout_serves_adapters:
+    if s.method not in ADAPTER_METHODS or not defaults_for(s.framework).posttraining.rollout_serves_adapters:
         return 0.0
     return lora_stack_bytes(spec, s.lora_rank, rs.rollout_tp, 1, compute_bytes)
 

@@ -18,6 +18,7 @@ from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
 from ..scenario.behaviour import accelerate_native_amp, adapter_dtype_bytes, bf16_adapters_on_fp16
+from ..scenario.choices import ADAPTER_METHODS
 from .logprobs import WHOLE_FORWARD, fused_head_buffer_bytes, scoring_forward
 from .models import as_critic, largest_tensor_bytes, model_spec, offloaded_units_bytes
 from .phase_offload import PhaseMoves, parameter_loads_by_phase
@@ -196,7 +197,7 @@ def _lora_outputs(p: StepParts) -> float:
     adapter-dtype tensors of the output's width; at the MLP's up projection that width is the MLP's. The reference
     pass with adapters disabled runs the base layers only."""
     s = p.s
-    if s.method not in ("lora", "qlora"):
+    if s.method not in ADAPTER_METHODS:
         return 0.0
     adapter = adapter_dtype_bytes(s, p.dt.compute)
     if adapter == p.dt.compute and not bf16_adapters_on_fp16(s):  # peft casts by dtype: fp16 into bf16 adapters too
@@ -358,7 +359,7 @@ def weight_sync_phase(p: StepParts) -> RLPhase | None:
         return None
     sharded = s.effective_zero == 3
     tensor = largest_tensor_bytes(p.spec, p.dt.compute) / s.tp if sharded else 0.0
-    whole = s.method in ("lora", "qlora") and sharded and rs.weight_sync == "per-parameter"
+    whole = s.method in ADAPTER_METHODS and sharded and rs.weight_sync == "per-parameter"
     if whole:  # TRL gathers every parameter to merge the adapters (gather_params(list(model.parameters())))
         staged = p.spec.total_params * p.dt.compute / s.tp
     elif rs.weight_sync == "bucket":

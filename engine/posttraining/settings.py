@@ -10,6 +10,7 @@ from ..frameworks.defaults import defaults_for
 from ..frameworks.posttraining import PostTrainingDefaults
 from ..scenario import Scenario
 from ..scenario.behaviour import accelerate_native_amp
+from ..scenario.choices import ADAPTER_METHODS
 from .longest_completion import engine_prompt_len, padded_sequence_len
 
 # Objectives whose samples are a chosen and a rejected completion of one prompt, both run through the model in one
@@ -279,7 +280,7 @@ def _reference(s: Scenario, kl_by_default: tuple[str, ...], on_cpu: bool) -> str
         return "none"
     if s.training_objective in KL_OPTIONAL and s.training_objective not in kl_by_default:
         return "none"  # e.g. TRL GRPOConfig beta=0.0, verl use_kl_loss / use_kl_in_reward false load no reference
-    if s.method in ("lora", "qlora"):
+    if s.method in ADAPTER_METHODS:
         return "adapter-off"  # TRL (is_peft_model: ref_model None), verl (ref_in_actor when lora_rank > 0)
     return "cpu-swap" if on_cpu else "separate"
 

@@ -3,6 +3,10 @@ time_keys.py, serving_keys.py, posttraining_keys.py): engine/scenario/format.py 
 window's choice lists and docs/scenario-format.md read them from there."""
 
 METHODS = ("full", "freeze", "lora", "qlora")
+# the methods that train low-rank adapters over a frozen base (qlora: over a quantised one): no weight gradients,
+# no optimizer states for the base weights. A frozenset, read with `method in ADAPTER_METHODS`, so the estimate's hot
+# path asks it without a call
+ADAPTER_METHODS = frozenset({"lora", "qlora"})
 PRECISIONS = ("fp32", "amp-bf16", "amp-fp16", "bf16", "fp16", "mixed-bf16", "mixed-fp16", "fp8", "nvfp4")
 OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "adamw-8bit-paged", "sgd", "sgd-momentum", "adafactor", "auto")
 ATTENTIONS = ("sdpa", "flash", "eager")

@@ -8,6 +8,7 @@ from ..errors import ConsistencyError, ScenarioError
 from ..frameworks.defaults import defaults_for
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
+from .choices import ADAPTER_METHODS
 from .pipeline_ends import V_CHUNKS, V_SCHEDULES
 from .posttraining_checks import check_posttraining
 from .shard_group import check_shard_group
@@ -217,7 +218,7 @@ def _check_training_method(s: Any, spec: ModelSpec) -> None:
             QT_TRANSLATE_NOOP("engine", "LoRA layers ({adapted}) cannot exceed the model's {layers} layers."),
             adapted=s.lora_layers, layers=spec.layers,
         )
-    if s.method in ("lora", "qlora"):
+    if s.method in ADAPTER_METHODS:
         known = lora_target_names(spec)
         if isinstance(s.lora_targets, tuple):
             bad = [t for t in s.lora_targets if t not in known]
@@ -243,7 +244,7 @@ def _check_training_method(s: Any, spec: ModelSpec) -> None:
             "optimizer_in_backward",
             QT_TRANSLATE_NOOP("engine", "cannot be combined with optimizer offloading to the CPU."),
         )
-    if s.modules_to_save and s.method not in ("lora", "qlora"):
+    if s.modules_to_save and s.method not in ADAPTER_METHODS:
         raise ScenarioError(
             "modules_to_save",
             QT_TRANSLATE_NOOP("engine", "applies to LoRA and QLoRA only; the other methods already train these modules."),

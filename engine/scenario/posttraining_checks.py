@@ -7,6 +7,7 @@ from typing import Any
 from ..errors import ConsistencyError
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
+from .choices import ADAPTER_METHODS
 
 # objectives that generate their completions during training (so log-probs of a reference cannot be computed
 # before training starts)
@@ -17,7 +18,7 @@ def check_posttraining(s: Any, spec: ModelSpec) -> None:  # s: an engine.scenari
     """The post-training keys agree with one another and with the training method; nothing is checked for sft."""
     if s.training_objective == "sft":
         return
-    if s.reference_model == "adapter-off" and s.method not in ("lora", "qlora"):
+    if s.reference_model == "adapter-off" and s.method not in ADAPTER_METHODS:
         raise ConsistencyError("reference_model", QT_TRANSLATE_NOOP(
             "engine", "A reference with the adapters switched off needs LoRA or QLoRA training; with method {method} "
             "choose a separate or precomputed reference."), method=s.method)

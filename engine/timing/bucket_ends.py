@@ -9,6 +9,7 @@ from typing import Any
 
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from ..scenario.choices import ADAPTER_METHODS
 from .contention import contended
 
 
@@ -26,7 +27,7 @@ def end_bucket_share(s: Scenario, prof: dict[str, Any], spec: ModelSpec, trainab
     at least an average one (trainable / buckets) and at most everything."""
     if not prof.get("dp_bucket_ends") or trainable <= 0:
         return 0.0
-    embedding = spec.embedding_params / s.tp if s.pp == 1 and s.method not in ("lora", "qlora") else 0.0
+    embedding = spec.embedding_params / s.tp if s.pp == 1 and s.method not in ADAPTER_METHODS else 0.0
     return min(1.0, max(1.0 / max(buckets, 1), embedding / trainable))
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from ..memory.states import lora_targets
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from ..scenario.choices import ADAPTER_METHODS
 from .bnb_4bit import quant_base
 from .host import host_figures
 
@@ -25,7 +26,7 @@ def saved_tensors(s: Scenario, spec: ModelSpec) -> int:
     nn.Linear or a bitsandbytes 4-bit linear, and 4 per PEFT adapter."""
     table = host_figures()["checkpoint_non_reentrant"]["saved_tensors"]
     linears = len(spec.layer_linears(False))
-    if s.method not in ("lora", "qlora"):
+    if s.method not in ADAPTER_METHODS:
         return table["elementwise"] + table["norm_weights"] + linears * table["per_linear"]["trained"]
     q = quant_base(s)
     kind = "4bit" if q is not None and q.linear4bit else "frozen"

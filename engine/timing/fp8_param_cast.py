@@ -35,6 +35,7 @@ from ..frameworks import defaults_for
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import mean_over_layers
 from ..scenario import Scenario
+from ..scenario.choices import ADAPTER_METHODS
 from .collectives import ALL_REDUCE, nccl_nvls, small_message_latency
 from .hardware import Hardware
 from .host import host_call_seconds, host_figures
@@ -59,7 +60,7 @@ def fp8_param_cast_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, h
     read here, and trains them (LoRA's adapters are not fp8 weights); Megatron's frameworks only
     (takes_megatron_arguments), since the update is its DistributedOptimizer's."""
     if not (s.fp8_param_gather and s.precision == "fp8" and s.effective_zero >= 1  # the scenario's keys first:
-            and s.method not in ("lora", "qlora")  # every step time asks, few keep fp8 weights
+            and s.method not in ADAPTER_METHODS  # every step time asks, few keep fp8 weights
             and defaults_for(s.framework).takes_megatron_arguments):  # Megatron's DistributedOptimizer runs it
         return 0.0
     calls = _calls_per_weight(fp8_casts(s, prof))

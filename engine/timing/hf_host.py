@@ -26,6 +26,7 @@ from typing import NamedTuple, Protocol
 from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import LayerKind, layer_tensors, typical_layer_kinds
 from ..scenario import Scenario, resolve_model
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.memo import ScenarioMemo
 from ..scenario.optimizer_used import optimizer_used
 from .checkpoint_host import checkpoint_host_seconds
@@ -180,7 +181,7 @@ def counted_host(s: Scenario, spec: ModelSpec) -> CountedHost:
 def _counted_host(s: Scenario, spec: ModelSpec) -> CountedHost:
     counts = eager_counts(s, spec)
     per_layer = counts["per_layer"]
-    frozen = len(spec.layer_linears(False)) if s.method in ("lora", "qlora") else 0
+    frozen = len(spec.layer_linears(False)) if s.method in ADAPTER_METHODS else 0
     if frozen and "frozen" in counts:  # the MoE types' frozen backward, counted as it runs
         per_layer = {**per_layer, **counts["frozen"]}
         frozen = 0

@@ -17,12 +17,11 @@ from typing import Any
 
 from ..models.presets import gpu_presets
 from ..scenario import Scenario, resolve_model
+from ..scenario.choices import ADAPTER_METHODS
 from .data import framework_profile
 from .host_table import host_figures
 
 PARTS = ("moe_router", "moe_experts")
-# the training methods that leave the base model's weights, the experts and the router included, without gradients
-_FROZEN_METHODS = frozenset({"lora", "qlora"})
 
 
 def _figures() -> dict[str, Any]:
@@ -46,7 +45,8 @@ def native_grouped_mm(s: Scenario) -> bool:
 
 
 def _experts_frozen(s: Scenario) -> bool:
-    return s.method in _FROZEN_METHODS
+    # adapters leave the base model's weights, the experts and the router included, without gradients
+    return s.method in ADAPTER_METHODS
 
 
 def transformers_moe_launches(s: Scenario, part: str) -> tuple[int, int]:

@@ -7,9 +7,8 @@ from functools import lru_cache
 
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from ..scenario.choices import ADAPTER_METHODS  # the base weights are frozen: no weight-gradient GEMM
 from .sm_residency import tail_share_of_gemms
-
-ADAPTER_METHODS = ("lora", "qlora")  # the base weights are frozen: no weight-gradient GEMM
 
 
 def layer_gemms(s: Scenario, spec: ModelSpec, backward: bool = True) -> tuple[tuple[float, float, float], ...]:
@@ -50,4 +49,4 @@ def _gemms(spec: ModelSpec, tokens: float, tp: int, backward: bool,
     return tuple(shapes)
 
 
-__all__ = ["ADAPTER_METHODS", "layer_gemms", "layer_tail_share"]
+__all__ = ["layer_gemms", "layer_tail_share"]

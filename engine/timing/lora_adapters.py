@@ -38,6 +38,7 @@ from ..memory.states import adapted_layer_share, dtypes_for, lora_targets
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario, resolve_model
 from ..scenario.behaviour import adapter_dtype_bytes, bf16_adapters_on_fp16
+from ..scenario.choices import ADAPTER_METHODS
 from .bnb_4bit import quant_base
 from .gemm import Rates, gemm_seconds
 from .hardware import Hardware
@@ -165,7 +166,7 @@ def adapter_host_seconds(s: Scenario, kind: tuple[bool, bool, str], launch: floa
     at `launch` each, and in the forward PEFT's module calls at `call` each (none where the framework's own
     adapters or fused kernels run: torchtune, Megatron, litgpt, Unsloth). kind: the layer's (moe, linear_attn,
     block), averaged over the layers: lora_layers leaves the layers below the top N without adapters."""
-    if s.method not in ("lora", "qlora"):
+    if s.method not in ADAPTER_METHODS:
         return 0.0, 0.0
     spec = resolve_model(s)
     n = len(lora_targets(s, spec, *kind)) * adapted_layer_share(s, spec)
@@ -191,7 +192,7 @@ def runs_lora_dropout(s: Scenario) -> bool:
     generate and scoring, run with the model in train mode: transformers' Trainer.training_step calls model.train()
     before TRL's _prepare_inputs generates) aten's dropout launches its fused native_dropout kernel, and the backward
     native_dropout_backward; not where PEFT's modules do not run."""
-    return s.lora_dropout > 0 and s.method in ("lora", "qlora") and _runs_peft_modules(s)
+    return s.lora_dropout > 0 and s.method in ADAPTER_METHODS and _runs_peft_modules(s)
 
 
 def _runs_peft_modules(s: Scenario) -> bool:
@@ -210,7 +211,7 @@ def peft_python_seconds(s: Scenario, kind: tuple[bool, bool, str], view: float) 
 def peft_adapted_linears(s: Scenario, kind: tuple[bool, bool, str]) -> float:
     """Adapted linears of one layer of that kind whose PEFT LoRA modules run their Python (0 where none do), averaged
     over the layers (lora_layers: the top N carry adapters)."""
-    if s.method not in ("lora", "qlora") or not _runs_peft_modules(s):
+    if s.method not in ADAPTER_METHODS or not _runs_peft_modules(s):
         return 0.0
     spec = resolve_model(s)
     return len(lora_targets(s, spec, *kind)) * adapted_layer_share(s, spec)

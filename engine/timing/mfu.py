@@ -10,6 +10,7 @@ from ..memory.states import adapted_layer_share
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.architecture import ModelSpec
 from ..scenario import Scenario
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.packing import sequence_tokens
 from .hardware import hardware_for
 from .hybrid_flops import hybrid_step_flops_per_token
@@ -136,7 +137,7 @@ def gradient_shares(s: Scenario, spec: ModelSpec) -> tuple[float, float]:
     numerator. LoRA and QLoRA: the gradient flows through every layer to the adapters, whose own weight gradients
     are under 1% of the matmuls (not counted). Frozen layers: the bottom ones get no backward at all; frozen top
     layers pass the gradient down without weight gradients."""
-    if s.method in ("lora", "qlora"):  # lora_layers N: the backward runs through the top N layers only
+    if s.method in ADAPTER_METHODS:  # lora_layers N: the backward runs through the top N layers only
         return adapted_layer_share(s, spec), 0.0
     if s.method == "freeze" and spec.layers:
         trained = (spec.layers - min(s.frozen_layers, spec.layers)) / spec.layers

@@ -19,6 +19,7 @@ from ..messages import QT_TRANSLATE_NOOP, Message, message
 from ..models.architecture import ModelSpec
 from ..scenario import KEYS_WITHOUT_TIME_EFFECT, Scenario, as_laid_out, attention_tokens, resolve_model
 from ..scenario.behaviour import sac_saves_attention, whole_mla_down
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.memo import ScenarioMemo
 from ..scenario.pipeline_ends import holds_head
 from .a2a_overlap import PairedLayers, paired_exposed_seconds, paired_layers
@@ -151,7 +152,7 @@ def _stage(s: Scenario, spec: ModelSpec, hw: Hardware, prof: dict[str, Any], rat
         prof["elementwise"]
     attention = "eager" if s.attention == "eager" else "fused-fp8" if s.fp8_attention else "fused"
     eager_softmax = prof.get("eager_softmax", "auto") if s.eager_softmax == "auto" else s.eager_softmax  # auto: its code's
-    adapters = s.method in ("lora", "qlora")
+    adapters = s.method in ADAPTER_METHODS
     node = nvlink_domain(s, hw)
     tp_link = link(hw, s.tp, node)[0]
     tp_lat = collective_latency(hw, REDUCE_SCATTER if s.sequence_parallel else ALL_REDUCE, s.tp, s.tp, node)

@@ -13,6 +13,7 @@ from ..models.architecture import ModelSpec
 from ..models.parameter_tensors import layer_tensors, root_tensor_count, typical_layer_figure
 from ..scenario import Scenario
 from ..scenario.behaviour import bf16_optimizer, main_grads_fp32
+from ..scenario.choices import ADAPTER_METHODS
 from ..scenario.optimizer_used import optimizer_used
 from ..scenario.shard_group import shard_group_ranks
 from .blockwise_8bit import blockwise_8bit_seconds
@@ -108,7 +109,7 @@ def optimizer_sync_seconds(s: Scenario, prof: dict[str, Any], spec: ModelSpec, b
     syncs = table["per_parameter_tensor"].get(optimizer, 0)
     if not syncs:
         return 0.0
-    if s.method in ("lora", "qlora"):  # each layer kind's own adapted linears (a DeltaNet layer's, a hybrid block's)
+    if s.method in ADAPTER_METHODS:  # each layer kind's own adapted linears (a DeltaNet layer's, a hybrid block's)
         # on the layers that carry adapters (lora_layers: the top N; the stage's share, as lora_adapters.py counts)
         adapted = busiest.layers * adapted_layer_share(s, spec)
         tensors = 2.0 * typical_layer_figure(spec, lambda k: len(lora_targets(s, spec, *k))) * adapted

@@ -127,7 +127,7 @@ def _attention_seconds(sequences: Sequences, heads_dim: float, head_dim: int, ra
     return flops, seconds
 
 
-def _gemms(shapes: tuple[tuple[float, float, float], ...], rates: Rates) -> tuple[float, float]:
+def linears_seconds(shapes: tuple[tuple[float, float, float], ...], rates: Rates) -> tuple[float, float]:
     """(seconds, FLOPs) of these GEMMs forward, in the 16-bit format (the towers train outside fp8 recipes)."""
     seconds = flops = 0.0
     for m, k, n in shapes:
@@ -152,21 +152,21 @@ def vision_seconds(s: Scenario, v: VisionSpec, rates: Rates, tp: int) -> VisionS
     resolution = s.image_resolution or v.image_size
     images = float(s.micro_batch * s.images_per_sample)
     patches = images * v.patches_per_image(resolution)
-    block_gemm, block_gemm_flops = _gemms(block_linears(v, patches, tp), rates)
+    block_gemm, block_gemm_flops = linears_seconds(block_linears(v, patches, tp), rates)
     whole, windows, full_blocks = attention_sequences(v, resolution, images, s.attention == "flash")
     heads_dim, head_dim = v.hidden / tp, v.hidden // v.heads
     split = v.kind in ("qwen2_5_vl", "qwen3_vl") and s.attention != "flash"  # a call per image / window
     whole_flops, whole_attn = _attention_seconds(whole, heads_dim, head_dim, rates, split)
     window_attn = _attention_seconds(windows, heads_dim, head_dim, rates, split)[1]
     attn_fwd = full_blocks * whole_attn + (v.layers - full_blocks) * window_attn
-    outside_gemm, _ = _gemms(outside_linears(v, patches, images), rates)
+    outside_gemm, _ = linears_seconds(outside_linears(v, patches, images), rates)
     elem_fwd = v.layers * patches * block_elementwise_bytes(v, rates.elem_bytes, tp) / rates.memory
     gemm_fwd = v.layers * block_gemm + outside_gemm
     block_flops = block_gemm_flops + whole_flops
     if not vision_tower_backward(s):  # frozen (or LoRA / QLoRA): no gradient reaches the tower, forward only
         return VisionSeconds(gemm_fwd, attn_fwd, elem_fwd, 0.0, 0.0, 0.0, 0.0, 0.0, block_flops)
     # backward: input and weight gradients at the forward's shapes (the patch embedding's input needs none)
-    embed_gemm, _ = _gemms(outside_linears(v, patches, images)[:1], rates)
+    embed_gemm, _ = linears_seconds(outside_linears(v, patches, images)[:1], rates)
     blocks_again = v.layers * block_gemm + attn_fwd + elem_fwd
     if not vision_tower_trains(s):  # frozen-backward: the gradient stops at the patch embedding's output (the hook's
         # requires_grad_), so the blocks' and merger's input gradients only, the checkpointed blocks run again first

@@ -10,6 +10,7 @@ from ...messages import QT_TRANSLATE_NOOP
 from ...models.architecture import ModelSpec
 from ...scenario import Scenario
 from ...scenario.behaviour import fsdp1_wrap, whole_mla_down
+from ...scenario.choices import ADAPTER_METHODS
 from ...scenario.shard_group import shard_group_ranks
 from ..activations import ActContext
 from ..breakdown import Component, Moments
@@ -161,7 +162,7 @@ class Fsdp2Stage:
 
 def fsdp2_stage(s: Scenario, spec: ModelSpec, dt: Dtypes, groups: tuple[LayerGroup, ...], p: StageParams,
                 first: bool, last: bool, framework: str, layer_count: int) -> Fsdp2Stage:
-    adapters = s.method in ("lora", "qlora")
+    adapters = s.method in ADAPTER_METHODS
     pp_keeps = pipeline_keeps_weights(s.pp, framework)
     # one layer's adapter gradients: the stage's adapters over the layers that carry them (lora_layers: the top N)
     adapted = layer_count - sum(g.count for g in groups if not g.adapted)
