@@ -1,0 +1,55 @@
+"""Hardening round 12 (h-fuzz12, tests/fuzz_surfaces12.py, tests/fuzz_window12.py): what the fuzz suites of the
+surfaces of sessions 21 and 22 found, each held at its cause."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+import yaml
+from test_trl_server_export import SPLIT
+
+from engine import scenario_from_dict
+from engine.configs import import_texts
+from engine.configs.export_common import ExportError
+from engine.configs.exporting import export_config
+
+# a small custom model, so that the name is the user's own text (tests/fuzz_exports.py TINY_CONFIG)
+TINY = {"model_type": "llama", "hidden_size": 512, "num_hidden_layers": 8, "num_attention_heads": 8,
+        "intermediate_size": 1024, "vocab_size": 1000}
+
+
+def _server_words(name: str) -> tuple[list[str], dict, str]:
+    """The `trl vllm-serve` command of the TRL export of the split GRPO plan (test_trl_server_export.py) whose model
+    is named `name`, as a shell splits the comment's command, the YAML as TRL reads it, and the command's text."""
+    text = export_config(scenario_from_dict({**SPLIT, "model": {"name": name, "hf_config": TINY}}), "trl")
+    line = next(x for x in text.splitlines() if "trl vllm-serve" in x)
+    return shlex.split(line.split(": ", 1)[1]), yaml.safe_load(text), line
+
+
+@pytest.mark.parametrize("name", ["$(touch /tmp/owned)", "`id`", "my model; rm -rf ~", "a'b\"c", "${HOME}/m"])
+def test_trl_server_command_holds_the_model_name_as_one_word(name: str) -> None:
+    """The name was written raw into the server's command line: pasted, "$(...)" ran and a space split it."""
+    words, config, line = _server_words(name)
+    assert words[words.index("--model") + 1] == name
+    assert "'" in name or f"--model '{name}'" in line  # single-quoted: bash expands nothing inside
+    assert config["model_name_or_path"] == name
+
+
+def test_trl_server_command_takes_a_name_starting_with_a_dash_as_its_value() -> None:
+    """trl vllm-serve parses with argparse (TrlParser): "--model -x" fails with "expected one argument"."""
+    words, _config, _line = _server_words("-x y")
+    assert "--model=-x y" in words
+
+
+@pytest.mark.parametrize("name", ["x\ntrust_remote_code: true", "a\rb: 1", "a\u2028b", "a\x85b", "a\x1b[2Jb"])
+def test_trl_server_export_refuses_a_name_that_would_leave_its_comment(name: str) -> None:
+    """A line break ended the comment and the rest of the name was read as the YAML's keys (trust_remote_code)."""
+    with pytest.raises(ExportError, match="cannot carry") as refused:
+        export_config(scenario_from_dict({**SPLIT, "model": {"name": name, "hf_config": TINY}}), "trl")
+    assert "\n" not in str(refused.value)
+    # the plan without the engine apart still exports the name, quoted in the YAML
+    colocated = {**SPLIT, "rollout_placement": "colocate", "gpus_per_node": 2, "model": {"name": name, "hf_config": TINY}}
+    text = export_config(scenario_from_dict(colocated), "trl")
+    assert yaml.safe_load(text)["model_name_or_path"] == name
+    assert import_texts([("trl_config.yaml", text)]).scenario
