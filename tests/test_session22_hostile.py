@@ -53,3 +53,21 @@ def test_trl_server_export_refuses_a_name_that_would_leave_its_comment(name: str
     text = export_config(scenario_from_dict(colocated), "trl")
     assert yaml.safe_load(text)["model_name_or_path"] == name
     assert import_texts([("trl_config.yaml", text)]).scenario
+
+
+MEGATRON_8B = "tests/data/configs/megatron/train_llama3_8b_h100_fp8.sh"  # NVIDIA's own Llama 3 8B example
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "nan", "3.5", "'$(id)'"])
+def test_megatron_shape_flag_that_is_no_size_is_named_with_its_value(value: str) -> None:
+    """--hidden-size 0 / nan / 3.5 left the shape flags listed as "not read by the planner" (they are read: the value
+    was no size), and -5 as a rejected config.json; each shape flag now says which flag and value stopped it."""
+    from pathlib import Path
+
+    text = Path(MEGATRON_8B).read_text(encoding="utf-8").replace("--hidden-size 4096", f"--hidden-size {value}")
+    result = import_texts([("train.sh", text)])
+    assert "model" not in result.scenario
+    why = {u.key.removeprefix("train.sh: "): str(u.why) for u in result.unmapped}
+    for flag in ("--num-layers", "--hidden-size", "--num-attention-heads", "--ffn-hidden-size"):
+        assert why[flag].startswith("--hidden-size ") and "is not a whole number of at least 1" in why[flag]
+        assert "\n" not in why[flag]

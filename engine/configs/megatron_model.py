@@ -53,15 +53,8 @@ def read_model(c: Collector, a: dict[str, Any]) -> None:
     """A Llama-style shape (SwiGLU, RMSNorm) becomes a custom model; a GPT-style one or an incomplete one is listed."""
     layers, hidden = flag_int(a, "--num-layers"), flag_int(a, "--hidden-size")
     heads = flag_int(a, "--num-attention-heads")
-    if not (layers and hidden and heads):
-        c.skip(
-            "--num-layers",
-            message(
-                QT_TRANSLATE_NOOP(
-                    "engine", "the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete"
-                )
-            ),
-        )
+    if not (layers and hidden and heads and min(layers, hidden, heads) > 0):
+        _shape_not_read(c, a)
         return
     # a SwiGLU shape with Megatron's default LayerNorm (NVIDIA's own llama3 8B example) is Llama's but for the norm,
     # whose weight and bias (2 x hidden per norm) and saved input are those of RMSNorm bar the bias: read as Llama's
@@ -97,6 +90,23 @@ def read_model(c: Collector, a: dict[str, Any]) -> None:
         c.assume("model", {"name": name, "hf_config": cfg}, message(QT_TRANSLATE_NOOP(
             "engine", "a SwiGLU model with LayerNorm: read as Llama's shape with RMSNorm (one bias of the model's width "
             "less per norm, the same saved input)")))
+
+
+def _shape_not_read(c: Collector, a: dict[str, Any]) -> None:
+    """Each shape flag the script sets listed with why the shape is not read: a flag missing, or one whose value is
+    no whole number above 0 (h-fuzz12: "--hidden-size 0" or "nan" left the flags listed as "not read by the
+    planner", and -5 as a rejected config.json)."""
+    bad = next((f for f in ("--num-layers", "--hidden-size", "--num-attention-heads")
+                if f in a and not (flag_int(a, f) or 0) > 0), None)
+    if bad is None:
+        why = message(QT_TRANSLATE_NOOP(
+            "engine", "the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete"))
+    else:
+        why = message(QT_TRANSLATE_NOOP("engine", "{flag} {value!r} is not a whole number of at least 1, so the "
+                                                  "model's shape is not read; pick the model in the planner"),
+                      flag=bad, value=a[bad])
+    for flag in ["--num-layers", *(f for f in _SHAPE_FLAGS if f in a and f != "--num-layers")]:
+        c.skip(flag, why)
 
 
 def _preset_note(preset: str, norm: str, one_plus: bool) -> Message:
