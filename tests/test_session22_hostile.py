@@ -71,3 +71,25 @@ def test_megatron_shape_flag_that_is_no_size_is_named_with_its_value(value: str)
     for flag in ("--num-layers", "--hidden-size", "--num-attention-heads", "--ffn-hidden-size"):
         assert why[flag].startswith("--hidden-size ") and "is not a whole number of at least 1" in why[flag]
         assert "\n" not in why[flag]
+
+
+SWIFT_MOE = "tests/data/configs/ms-swift/megatron_qwen3_moe.sh"  # ms-swift's own multi-node Megatron example
+
+
+@pytest.mark.parametrize("value", ["maybe", "2", "nan", "[]"])
+def test_swift_switches_that_are_no_true_or_false_are_said(value: str) -> None:
+    """ms-swift's parser (transformers' HfArgumentParser string_to_bool) refuses "maybe" at start; the import read
+    --tp_comm_overlap maybe as a mapped False, and freeze_vit / freeze_aligner / vit_gradient_checkpointing as "not
+    read by the planner" or nothing at all. Each is now listed with its value; the default stays assumed, said so."""
+    from pathlib import Path
+
+    keys = ("tp_comm_overlap", "freeze_vit", "freeze_aligner", "vit_gradient_checkpointing")
+    text = Path(SWIFT_MOE).read_text(encoding="utf-8").replace(
+        "megatron sft", "megatron sft " + " ".join(f"--{k} {shlex.quote(value)}" for k in keys)).replace(
+        "Qwen/Qwen3-30B-A3B-Base", "Qwen/Qwen2.5-VL-7B-Instruct")
+    result = import_texts([("train.sh", text)])
+    why = {u.key.removeprefix("train.sh: "): str(u.why) for u in result.unmapped}
+    for key in keys:
+        assert why[key] == f"expected true or false, found {value!r}"
+    assert "vision_tower" not in result.scenario  # the tower stays the planner's default, frozen
+    assert [a.key for a in result.assumed if a.key == "tp_comm_overlap"] == ["tp_comm_overlap"]

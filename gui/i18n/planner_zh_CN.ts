@@ -9659,7 +9659,7 @@ GPU-hour</source>
         <translation>dp_shard_size × dp_replicate_size × 张量并行 × 上下文并行规模：axolotl 的并行配置所对应的 GPU 数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="273"/>
+        <location filename="../../engine/configs/common.py" line="279"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
@@ -9683,32 +9683,32 @@ GPU-hour</source>
         <translation type="vanished">规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="125"/>
+        <location filename="../../engine/configs/common.py" line="131"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="148"/>
+        <location filename="../../engine/configs/common.py" line="154"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="156"/>
+        <location filename="../../engine/configs/common.py" line="162"/>
         <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="188"/>
+        <location filename="../../engine/configs/common.py" line="194"/>
         <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="397"/>
+        <location filename="../../engine/configs/common.py" line="406"/>
         <source>a projector trained beside a frozen vision tower is not modelled apart: both are counted frozen</source>
         <translation>视觉塔冻结而单独训练投影层的情况未单独建模：两者都按冻结计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="165"/>
+        <location filename="../../engine/configs/common.py" line="171"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
@@ -9718,28 +9718,28 @@ GPU-hour</source>
         <translation>规划器不读取</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="239"/>
+        <location filename="../../engine/configs/common.py" line="245"/>
         <source>{name} keeps its fp32 states in unified memory that bitsandbytes pages to CPU memory when the GPU runs short; the planner has no paged 32-bit AdamW and counts the states on the GPU, an upper bound</source>
         <translation>{name} 把 fp32 优化器状态放在统一内存中，GPU 显存不足时 bitsandbytes 会将其换页到 CPU 内存；规划器没有分页的 32 位 AdamW，按状态全部驻留 GPU 计算，为上限估计</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="259"/>
+        <location filename="../../engine/configs/common.py" line="265"/>
         <location filename="../../engine/configs/verl.py" line="148"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="322"/>
+        <location filename="../../engine/configs/common.py" line="328"/>
         <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="352"/>
+        <location filename="../../engine/configs/common.py" line="358"/>
         <source>expected layer indices, found {value!r}</source>
         <translation>应为层序号，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="382"/>
+        <location filename="../../engine/configs/common.py" line="388"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
@@ -10003,7 +10003,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="106"/>
-        <location filename="../../engine/configs/swift_megatron.py" line="168"/>
+        <location filename="../../engine/configs/swift_megatron.py" line="171"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
@@ -13180,6 +13180,7 @@ GPU-hour</source>
         <translation>没有优化器 CPU 卸载开关时，Megatron 把整个优化器留在 GPU 上</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/common.py" line="106"/>
         <location filename="../../engine/configs/megatron_offload.py" line="81"/>
         <source>expected true or false, found {value}</source>
         <translation>应为 true 或 false，实际为 {value}</translation>
