@@ -112,10 +112,13 @@ SHAPE_FLAGS = ["--num-layers", "--hidden-size", "--ffn-hidden-size", "--num-atte
 WORDS = [*NUMBERS, "$(id)", "`id`", "${HOME}", "'", '"', "\\", "; rm -rf x", "a\nb", "--bf16", "true", "None"]
 
 
-def megatron_script(rng: random.Random) -> str:
-    """One of the Megatron-LM scripts with new flags put in and shape flags made absurd."""
+def megatron_script(rng: random.Random) -> tuple[str, list[str]]:
+    """One of the Megatron-LM scripts with new flags put in and shape flags made absurd: (text, the flags whose value
+    was made absurd)."""
     text = rng.choice(sorted((CONFIGS / "megatron").glob("*.sh"))).read_text(encoding="utf-8")
+    changed = []
     for flag in rng.sample(SHAPE_FLAGS, rng.choice([0, 1, 2, 3])):
+        changed.append(flag)
         value = shlex.quote(rng.choice(WORDS)) if rng.random() < 0.5 else rng.choice(WORDS)
         text = re.sub(rf"({re.escape(flag)})([ =])(\S+)", lambda m, v=value: m.group(1) + m.group(2) + v, text)
     added = [f for f in rng.sample(MEGATRON_FLAGS, rng.randint(0, 4))]
@@ -123,16 +126,29 @@ def megatron_script(rng: random.Random) -> str:
         extra = " ".join(f + (f" {rng.choice(WORDS)}" if rng.random() < 0.2 else "") for f in added)
         text = re.sub(r"(MODEL_ARGS=\(|GPT_MODEL_ARGS=\(|--num-layers )", lambda m: f"{m.group(1)}\n    {extra}\n    "
                       if m.group(1).endswith("(") else f"{extra} {m.group(1)}", text, count=1)
-    return text
+    return text, changed
 
 
-def _import_then_estimate(name: str, text: str, folder: Path, rng: random.Random) -> tuple[str, str, list[str], Any]:
+def _unsaid(out: str, keys: list[str]) -> str:
+    """The first of `keys` (given a value the importer cannot take) that the import --json answer `out` lists as
+    "not read by the planner" or not at all: a silent or wrong reason ("" where each is said)."""
+    answer = json.loads(out)
+    why = {u["key"].split(": ", 1)[-1]: u["why"] for u in answer.get("unmapped", [])}
+    mapped = {m["source"].split(": ", 1)[-1] for m in answer.get("mapped", [])}
+    return next((k for k in keys if k not in mapped and why.get(k, "not read by the planner") ==
+                 "not read by the planner"), "")
+
+
+def _import_then_estimate(name: str, text: str, folder: Path, rng: random.Random,
+                          said: list[str]) -> tuple[str, str, list[str], Any]:
     path = folder / name
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     argv = ["import", "--json", str(path)] if rng.random() < 0.7 else ["import", str(path)]
     outcome, detail = classified(argv)
     if outcome == "ok" and "--json" in argv:  # the imported scenario is one this app reads
         _code, out, _err = run_main(argv)
+        if key := _unsaid(out, said):
+            return "absurd", f"{key}: its value not read, and the import does not say why", argv, text[-300:]
         (folder / "imported.json").write_text(json.dumps(json.loads(out)["scenario"]))
         command = rng.choice([["estimate", "--json"], ["estimate"], ["fit", "--json"]])
         outcome, detail = classified([*command, str(folder / "imported.json")])
@@ -140,15 +156,32 @@ def _import_then_estimate(name: str, text: str, folder: Path, rng: random.Random
 
 
 def _mscript_case(rng: random.Random, folder: Path) -> tuple[str, str, list[str], Any]:
-    return _import_then_estimate("train.sh", megatron_script(rng), folder, rng)
+    text, changed = megatron_script(rng)
+    # a shape flag of a value that is no size; a shape the importer never reads (GPT-style) lists them as used
+    bad = [f for f in changed if f in ("--num-layers", "--hidden-size", "--num-attention-heads")
+           and not _positive_word(text, f)]
+    return _import_then_estimate("train.sh", text, folder, rng, bad if "--swiglu" in text else [])
+
+
+def _positive_word(text: str, flag: str) -> bool:
+    """Whether the script's value of `flag` (as shlex reads it) is a whole number above 0."""
+    try:
+        words = shlex.split(text, comments=True)
+    except ValueError:
+        return True  # a script shlex cannot split: not judged
+    value = words[words.index(flag) + 1] if flag in words and words.index(flag) + 1 < len(words) else ""
+    return value.isdigit() and value.isascii() and int(value) > 0
 
 
 SWIFT_KEYS = ("vit_gradient_checkpointing", "freeze_vit", "tp_comm_overlap", "freeze_aligner", "freeze_llm")
 SWIFT_VALUES = ["true", "false", "True", "maybe", "2", "0", "", "nan", "1e308", "[]", "{}", "None", "$(id)", "\x1b[2J"]
 
 
-def swift_config(rng: random.Random) -> tuple[str, str]:
-    """An ms-swift script or its YAML with the vision and overlap keys of wrong types: (file name, text)."""
+def swift_config(rng: random.Random) -> tuple[str, str, list[str]]:
+    """An ms-swift script or its YAML with the vision and overlap keys of wrong types: (file name, text, the keys of a
+    value that is no true / false)."""
+    from engine.configs.common import as_bool
+
     path = rng.choice(sorted(p for p in (CONFIGS / "ms-swift").iterdir() if p.suffix in (".sh", ".yaml")))
     text = path.read_text(encoding="utf-8")
     keys = rng.sample(SWIFT_KEYS, rng.randint(1, 3))
@@ -156,16 +189,25 @@ def swift_config(rng: random.Random) -> tuple[str, str]:
         data = yaml.safe_load(text)
         for key in keys:
             data[key] = rng.choice([*ODD[:25], *SWIFT_VALUES])
-        return path.name, yaml.safe_dump(data, allow_unicode=True)
-    args = " ".join(f"--{k} {shlex.quote(rng.choice(SWIFT_VALUES))}" if rng.random() < 0.8 else f"--{k}" for k in keys)
-    text = re.sub(r"((?:swift|megatron) (?:sft|pt|rlhf)) ", lambda m: f"{m.group(1)} {args} ", text, count=1)
+        return path.name, yaml.safe_dump(data, allow_unicode=True), [k for k in keys if as_bool(data[k]) is None]
+    values = {k: rng.choice(SWIFT_VALUES) if rng.random() < 0.8 else None for k in keys}
+    args = " ".join(f"--{k} {shlex.quote(v)}" if v is not None else f"--{k}" for k, v in values.items())
+    text, put = re.subn(r"((?:swift|megatron) (?:sft|pt|rlhf)|swift/cli/(?:_megatron/)?(?:sft|pt|rlhf)\.py) ",
+                        lambda m: f"{m.group(1)} {args} ", text, count=1)
+    values = values if put else {}  # a script that runs no ms-swift command line takes none of them
     if rng.random() < 0.2:  # a VL model, where the tower's keys count
         text = re.sub(r"--model \S+", "--model Qwen/Qwen2.5-VL-7B-Instruct", text, count=1)
-    return path.name, text
+    return path.name, text, [k for k, v in values.items() if v is not None and as_bool(v) is None]
 
 
 def _swift_case(rng: random.Random, folder: Path) -> tuple[str, str, list[str], Any]:
-    return _import_then_estimate(*swift_config(rng), folder, rng)
+    name, text, wrong = swift_config(rng)
+    from engine.configs.swift_megatron import is_swift_megatron, is_swift_megatron_script
+
+    megatron = is_swift_megatron_script(text) if name.endswith(".sh") else is_swift_megatron(yaml.safe_load(text))
+    # freeze_llm is not read (a frozen language model is method "freeze"), and tp_comm_overlap only by the Megatron path
+    said = [k for k in wrong if k != "freeze_llm" and (megatron or k != "tp_comm_overlap")]
+    return _import_then_estimate(name, text, folder, rng, said)
 
 
 TRL_SERVER = {"schema_version": 1, "model": "qwen2.5-7b", "gpu": "rtx-4090", "gpus_per_node": 1, "method": "lora",

@@ -93,3 +93,25 @@ def test_swift_switches_that_are_no_true_or_false_are_said(value: str) -> None:
         assert why[key] == f"expected true or false, found {value!r}"
     assert "vision_tower" not in result.scenario  # the tower stays the planner's default, frozen
     assert [a.key for a in result.assumed if a.key == "tp_comm_overlap"] == ["tp_comm_overlap"]
+
+
+def test_swift_freeze_vit_of_no_true_or_false_beside_the_towers_checkpointing_is_said() -> None:
+    """vit_gradient_checkpointing true with freeze_vit "x" (the default, frozen, assumed): freeze_vit was taken
+    silently."""
+    from pathlib import Path
+
+    text = Path("tests/data/configs/ms-swift/megatron_yaml_sft.yaml").read_text(encoding="utf-8")
+    data = {**yaml.safe_load(text), "freeze_vit": "x", "vit_gradient_checkpointing": True}
+    result = import_texts([("sft.yaml", yaml.safe_dump(data))])
+    assert result.scenario["vision_tower"] == "frozen-backward"
+    assert {u.key: str(u.why) for u in result.unmapped}["sft.yaml: freeze_vit"] == "expected true or false, found 'x'"
+
+
+def test_megatron_vocab_size_of_no_size_is_named_and_the_shape_flags_say_why() -> None:
+    """--vocab-size 3.5 was read as "no --vocab-size", and the other shape flags listed as "not read by the planner"."""
+    from pathlib import Path
+
+    text = Path(MEGATRON_8B).read_text(encoding="utf-8").replace("--vocab-size 128256", "--vocab-size 3.5")
+    why = {u.key.removeprefix("train.sh: "): str(u.why) for u in import_texts([("train.sh", text)]).unmapped}
+    for flag in ("--num-layers", "--hidden-size", "--ffn-hidden-size", "--swiglu"):
+        assert why[flag].startswith("--vocab-size '3.5' is not a whole number of at least 1"), why[flag]

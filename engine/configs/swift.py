@@ -156,6 +156,8 @@ def set_swift_vision(c: Collector, args: dict[str, Any]) -> None:
             c.use(key)
         return
     c.set("vision_tower", "frozen-backward", key)
-    if "freeze_vit" in args:
+    if "freeze_vit" in args and as_bool(args["freeze_vit"]) is None:  # frozen by default; "x" said, not taken
+        c.skip("freeze_vit", not_a_switch(args["freeze_vit"]))
+    elif "freeze_vit" in args:
         c.use("freeze_vit")
     set_vision_freezing(c, {k: v for k, v in args.items() if k != "freeze_vit"}, "freeze_vit", "freeze_aligner")

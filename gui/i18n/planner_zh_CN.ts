@@ -9957,7 +9957,7 @@ GPU-hour</source>
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="102"/>
+        <location filename="../../engine/configs/megatron_model.py" line="105"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
@@ -9967,27 +9967,27 @@ GPU-hour</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="90"/>
+        <location filename="../../engine/configs/megatron_model.py" line="92"/>
         <source>a SwiGLU model with LayerNorm: read as Llama&apos;s shape with RMSNorm (one bias of the model&apos;s width less per norm, the same saved input)</source>
         <translation>使用 LayerNorm 的 SwiGLU 模型：按 Llama 的结构（RMSNorm）读取（每个归一化层少一个模型宽度的偏置，保存的输入相同）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="105"/>
+        <location filename="../../engine/configs/megatron_model.py" line="108"/>
         <source>{flag} {value!r} is not a whole number of at least 1, so the model&apos;s shape is not read; pick the model in the planner</source>
         <translation>{flag} {value!r} 不是不小于 1 的整数，因此不读取模型形状；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="116"/>
+        <location filename="../../engine/configs/megatron_model.py" line="125"/>
         <source>the script&apos;s shape (layers, widths, heads, vocabulary) is {name}&apos;s</source>
         <translation>脚本的结构（层数、宽度、注意力头、词表）与 {name} 相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="119"/>
+        <location filename="../../engine/configs/megatron_model.py" line="128"/>
         <source>the script&apos;s shape (layers, widths, heads, vocabulary) is {name}&apos;s; its norm is LayerNorm ({flag}) where {name} has RMSNorm: one bias of the model&apos;s width more per norm, the same saved input</source>
         <translation>脚本的结构（层数、宽度、注意力头、词表）与 {name} 相同；其归一化为 LayerNorm（{flag}），而 {name} 使用 RMSNorm：每个归一化层多一个模型宽度的偏置，保存的输入相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="152"/>
+        <location filename="../../engine/configs/megatron_model.py" line="76"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -11909,7 +11909,7 @@ GPU-hour</source>
         <translation>未给 deepspeed 启动器 --num_gpus 或 --include，它会使用本节点的全部 GPU（deepspeed/launcher/runner.py）；梯度累积步数为 train_batch_size / (micro_train_batch_size x 该 GPU 数)，而文件中没有给出该数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="135"/>
+        <location filename="../../engine/configs/megatron_model.py" line="144"/>
         <location filename="../../engine/configs/rl_common.py" line="45"/>
         <source>expected a fraction above 0 and at most 1, found {value!r}</source>
         <translation>应为大于 0 且不超过 1 的比例，实际为 {value!r}</translation>
