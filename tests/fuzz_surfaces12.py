@@ -276,7 +276,7 @@ NEW_KEYS = {"sequence_len_std": [1, 2, 256, 4096, 10**7, 10**7 + 1, 0, -1, 2**63
 NEW_BASES = [VERL_BUDGET, {**VERL_BUDGET, "packing": "none", "max_tokens_per_micro_batch": 0, "sequence_len_std": 300},
              {"model": "qwen2.5-vl-7b", "gpu": "h100-sxm-80gb", "gpus_per_node": 8, "framework": "ms-swift",
               "vision_tower": "frozen-backward", "seq_len": 4096, "tokens_to_train": 10**9},
-             {**PLANS[1], "optimizer_step": "megatron"}, TRL_SERVER]
+             {**PLANS[1], "optimizer_step": "apex-distributed-fused-adam"}, TRL_SERVER]
 
 
 def _file_text(data: dict[str, Any], rng: random.Random) -> str:

@@ -115,3 +115,17 @@ def test_megatron_vocab_size_of_no_size_is_named_and_the_shape_flags_say_why() -
     why = {u.key.removeprefix("train.sh: "): str(u.why) for u in import_texts([("train.sh", text)]).unmapped}
     for flag in ("--num-layers", "--hidden-size", "--ffn-hidden-size", "--swiglu"):
         assert why[flag].startswith("--vocab-size '3.5' is not a whole number of at least 1"), why[flag]
+
+
+def test_megatron_log_of_zero_millisecond_iterations_holds_no_step_time() -> None:
+    """A damaged log whose iterations say "elapsed time per iteration (ms): 0.0" gave a measured step of 0 s: the
+    JSON said step_seconds 0.0 and the Diagnose tab offered to time the plan by it (a calibration the scenario then
+    refuses). Megatron-LM prints the interval's mean time (training.py training_log, "%.1f"): 0.0 is no step."""
+    from engine.diagnosis.megatron_log import read_megatron_log
+
+    line = " iteration {i:8d}/     100 | elapsed time per iteration (ms): {ms} | lm loss: 2.5 |"
+    zero = "\n".join(line.format(i=i, ms="0.0") for i in range(1, 5))
+    assert read_megatron_log(zero).step_seconds is None
+    # a zero interval among real ones is left out; the median of the others after the first interval stays
+    mixed = "\n".join(line.format(i=i, ms=ms) for i, ms in enumerate(["900.0", "0.0", "500.0", "700.0"], 1))
+    assert read_megatron_log(mixed).step_seconds == 0.6  # median of 500 and 700 ms
