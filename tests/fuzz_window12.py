@@ -40,7 +40,7 @@ from fuzz_cli import Hang, suite_main, time_limit  # noqa: E402
 from fuzz_harness import MOST_DETAILS, close, edit_step, in_throwaway_home, undo_or_redo, window_steps  # noqa: E402
 from fuzz_surfaces11 import PLANS, PRESET_DAMAGE, presets_copy  # noqa: E402
 from fuzz_surfaces12 import NEW_BASES, megatron_log  # noqa: E402
-from fuzz_window11 import WHOLE, damaged_storage  # noqa: E402
+from fuzz_window11 import damaged_storage  # noqa: E402
 
 from engine.models.presets import PRESETS_DIR  # noqa: E402
 
