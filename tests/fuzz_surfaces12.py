@@ -135,6 +135,8 @@ def _unsaid(out: str, keys: list[str]) -> str:
     answer = json.loads(out)
     why = {u["key"].split(": ", 1)[-1]: u["why"] for u in answer.get("unmapped", [])}
     mapped = {m["source"].split(": ", 1)[-1] for m in answer.get("mapped", [])}
+    if any("rejected: config.json" in w for w in why.values()):  # a shape out of bounds: the model's config said it
+        return ""
     return next((k for k in keys if k not in mapped and why.get(k, "not read by the planner") ==
                  "not read by the planner"), "")
 
