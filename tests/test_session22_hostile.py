@@ -129,3 +129,31 @@ def test_megatron_log_of_zero_millisecond_iterations_holds_no_step_time() -> Non
     # a zero interval among real ones is left out; the median of the others after the first interval stays
     mixed = "\n".join(line.format(i=i, ms=ms) for i, ms in enumerate(["900.0", "0.0", "500.0", "700.0"], 1))
     assert read_megatron_log(mixed).step_seconds == 0.6  # median of 500 and 700 ms
+
+
+def test_the_window_starts_on_a_served_plan_when_the_serving_speed_bands_are_damaged(qtbot, tmp_path, monkeypatch):
+    """tests/fuzz_window12.py seed 43 (each presets file damaged in turn): serving_speed_bands.json cut, the window on
+    a served model raised the PresetError out of build_window (the Time tab's and the users chart's speed line reads
+    the measured runs' range). The speed line now keeps its figures and names the file instead of the range."""
+    import json
+    import shutil
+
+    from fuzz_surfaces11 import PLANS, presets_copy
+
+    from engine.models.presets import PRESETS_DIR
+    from gui.app import build_window
+    from gui.serving_rows import speed_words
+
+    copy = tmp_path / "presets"
+    shutil.copytree(PRESETS_DIR, copy)
+    raw = (PRESETS_DIR / "serving_speed_bands.json").read_bytes()
+    (copy / "serving_speed_bands.json").write_bytes(raw[: len(raw) // 2])
+    monkeypatch.setenv("LLM_MEMORY_PLANNER_HOME", str(tmp_path / "home"))
+    (tmp_path / "plan.json").write_text(json.dumps(PLANS[2]))  # Qwen3-32B AWQ served by vLLM on 2 x RTX 4090
+    with presets_copy(copy):
+        win, error = build_window(str(tmp_path / "plan.json"))
+        qtbot.addWidget(win)
+        assert error is None and win.state.scenario.workload == "inference"
+        line = speed_words(win.state.serving_speed(), "vllm", win.state.scenario)
+        assert "tokens/s" in line and "serving_speed_bands.json" in line and "\n" not in line, line
+        win.state.undo_stack.setClean()

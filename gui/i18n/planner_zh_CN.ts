@@ -4709,47 +4709,47 @@ GPU-hour</source>
         <translation>每块 GPU 上每个 token 的 KV 缓存：%1 KiB</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="27"/>
+        <location filename="../serving_rows.py" line="28"/>
         <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="52"/>
+        <location filename="../serving_rows.py" line="56"/>
         <source>Maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="53"/>
+        <location filename="../serving_rows.py" line="57"/>
         <source>Context per user</source>
         <translation>每个用户的上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="54"/>
+        <location filename="../serving_rows.py" line="58"/>
         <source>KV cache tokens</source>
         <translation>KV 缓存 token 数</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="55"/>
+        <location filename="../serving_rows.py" line="59"/>
         <source>Longest context for one user</source>
         <translation>单个用户的最长上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="56"/>
+        <location filename="../serving_rows.py" line="60"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="58"/>
+        <location filename="../serving_rows.py" line="62"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="60"/>
+        <location filename="../serving_rows.py" line="64"/>
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="82"/>
+        <location filename="../serving_rows.py" line="86"/>
         <source>GPUs an hour</source>
         <translation>GPU 每小时费用</translation>
     </message>
@@ -4759,7 +4759,7 @@ GPU-hour</source>
         <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="29"/>
+        <location filename="../serving_rows.py" line="30"/>
         <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
