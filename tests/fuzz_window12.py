@@ -5,8 +5,8 @@
 Families:
   starts   the window started as a person starts it (settings restored) with each of its storage files (settings.json,
            catalog.json, a library scenario) and each presets file (presets/*.json but gpus.json, and a few model
-           presets) damaged in turn, whole or cut (tests/fuzz_window11.py's damages); it must start and say nothing or
-           one line (naming the presets file where one is damaged), nothing a slot raised
+           presets) damaged in turn, whole or cut (tests/fuzz_window11.py's damages); it must start, show each tab, and
+           say nothing or one line (naming the presets file where one is damaged), nothing a slot raised
   editor   steps on a window opened on a verl token-budget plan, a TRL plan with its engine apart, a Megatron plan, a
            vision-language plan and a served model: the new keys (sequence_len_std, max_tokens_per_micro_batch,
            optimizer_step, vision_tower) and the served users / context (max_num_seqs, max_model_len) edited to absurd
@@ -97,6 +97,9 @@ def _start(rng: random.Random, family: str, name: str, folder: Path, home: Path)
             win, error = build_window(str(folder / "plan.json") if plan else None, restore=True, settings=Settings())
             win.show()
             QApplication.processEvents()
+            for tab in range(win.tabs.count()):  # each tab drawn once: its refresh reads presets too
+                win.tabs.setCurrentIndex(tab)
+                QApplication.processEvents()
             said = " ".join(filter(None, [error, win.state.time_error, win.status.currentMessage(), *dialogs]))
             close(win)
             QApplication.processEvents()

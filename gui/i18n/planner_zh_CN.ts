@@ -1918,7 +1918,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../fit_panel.py" line="206"/>
-        <location filename="../fit_panel.py" line="248"/>
+        <location filename="../fit_panel.py" line="256"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
@@ -1928,22 +1928,22 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="211"/>
+        <location filename="../fit_panel.py" line="210"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="212"/>
+        <location filename="../fit_panel.py" line="228"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="214"/>
+        <location filename="../fit_panel.py" line="212"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="216"/>
+        <location filename="../fit_panel.py" line="214"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1952,27 +1952,27 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="231"/>
+        <location filename="../fit_panel.py" line="239"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="231"/>
+        <location filename="../fit_panel.py" line="239"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="233"/>
+        <location filename="../fit_panel.py" line="241"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="237"/>
+        <location filename="../fit_panel.py" line="245"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="241"/>
+        <location filename="../fit_panel.py" line="249"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
