@@ -142,6 +142,7 @@ def test_the_window_starts_on_a_served_plan_when_the_serving_speed_bands_are_dam
 
     from engine.models.presets import PRESETS_DIR
     from gui.app import build_window
+    from gui.compare_ranges import NO_FIGURE, serving_range_words
     from gui.serving_rows import speed_words
 
     copy = tmp_path / "presets"
@@ -156,6 +157,8 @@ def test_the_window_starts_on_a_served_plan_when_the_serving_speed_bands_are_dam
         assert error is None and win.state.scenario.workload == "inference"
         line = speed_words(win.state.serving_speed(), "vllm", win.state.scenario)
         assert "tokens/s" in line and "serving_speed_bands.json" in line and "\n" not in line, line
+        # the Compare tab's range cell of the same figure: none (it raised in the compare view's refresh)
+        assert serving_range_words(win.state.estimate, win.state.serving_speed(), "tpot_seconds", str) == NO_FIGURE
         win.state.undo_stack.setClean()
 
 

@@ -6075,13 +6075,13 @@ GPU-hour</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="88"/>
+        <location filename="../compare_ranges.py" line="91"/>
         <location filename="../time_panel.py" line="308"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="89"/>
+        <location filename="../compare_ranges.py" line="92"/>
         <location filename="../time_panel.py" line="309"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
@@ -6102,13 +6102,13 @@ GPU-hour</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="85"/>
+        <location filename="../compare_ranges.py" line="88"/>
         <location filename="../time_panel.py" line="316"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="85"/>
+        <location filename="../compare_ranges.py" line="88"/>
         <location filename="../time_panel.py" line="319"/>
         <source>Cost</source>
         <translation>费用</translation>
