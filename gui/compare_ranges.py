@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication
 
-from engine import Estimate
+from engine import Estimate, PlannerError
 from engine.messages import QT_TRANSLATE_NOOP
 from engine.plan_card import LIKELY_MILLION, LIKELY_RUN, LIKELY_STEP, LIKELY_TOKENS, LIKELY_TPOT
 from engine.range_words import band_multiples, likely_range_words
@@ -54,7 +54,10 @@ def serving_range_words(est: Estimate, speed: ServingSpeed | None, figure: str, 
     """The served model's range of one figure (a ServingSpeed field), as the Serve tab and the plan card state it."""
     if est.serving is None or speed is None:
         return NO_FIGURE
-    r = speed_ranges(est.serving.engine, speed).get(figure)
+    try:
+        r = speed_ranges(est.serving.engine, speed).get(figure)
+    except PlannerError:  # serving_speed_bands.json damaged: no range, the file named on the speed line (h-fuzz12)
+        return NO_FIGURE
     value = float(getattr(speed, figure))
     if r is None or value <= 0:
         return NO_FIGURE

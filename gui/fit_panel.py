@@ -209,12 +209,10 @@ class FitPanel(SearchPanel):
             colour, muted = text_colour(plan.estimate.verdict), text_colour("muted")
             summary = join_steps([tr_message(step) for step in plan.steps], self.tr(" and "), list_separator())
             notes = join_notes([tr_message(n) for n in plan.notes], self.tr("; ")) or tr_engine(plan.cost_note)
-            speed = self.state.results.step_time(plan.scenario)  # cached: a redraw (theme) computes none again
             html = (
                 f"<b>{index + 1}. {escape(summary)}</b> → <span style='color:{colour}'>"
                 f"{format_bytes(plan.total_bytes, unit)}</span> " + self.tr("per GPU, %s headroom") %
-                format_bytes(plan.headroom_bytes, unit) + " · " + self.tr("%(tps)s tokens/s, %(step)s per step") % {
-                    "tps": format_count(speed.tokens_per_second), "step": format_seconds(speed.step_seconds)}
+                format_bytes(plan.headroom_bytes, unit) + self._speed(plan)
                 + "<br>" + self.tr("Changes: ") + escape(describe_changes(plan.changes))
                 + f"<br><span style='color:{muted}'>" +
                 self.tr("Assumptions changed: ") + escape(changed) + " · " + escape(notes) + "</span>")
@@ -223,6 +221,16 @@ class FitPanel(SearchPanel):
         if self.family is not None and self.family.family and self.family.candidates:
             self.family_rows = self._family_rows(self.family, unit)
             self.add_row(self.family_rows)
+
+    def _speed(self, plan: Plan) -> str:
+        """" · 1.2K tokens/s, 3.4 s per step" of a plan; "" where its step time cannot be computed (a damaged presets
+        file, which the Time tab names: h-fuzz12, the tab raised out of its search's slot), the memory plan shown."""
+        try:
+            speed = self.state.results.step_time(plan.scenario)  # cached: a redraw (theme) computes none again
+        except PlannerError:
+            return ""
+        return " · " + self.tr("%(tps)s tokens/s, %(step)s per step") % {
+            "tps": format_count(speed.tokens_per_second), "step": format_seconds(speed.step_seconds)}
 
     def _family_rows(self, family: FamilyFit, unit: str) -> QLabel:
         """Every size of the model's family on this set-up, smallest first: where the largest that fits comes from,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from engine import Estimate
+from engine.errors import PlannerError
 from engine.plan_card import LIKELY_MILLION
 from engine.range_words import likely_range_message
 from engine.scenario import Scenario
@@ -15,7 +16,7 @@ from engine.serving.report import all_at_once_words, all_instances_words, millio
 from engine.serving.speed_band import speed_range_text
 from engine.units import format_count, format_gpu_count, format_money, format_seconds
 
-from .i18n import tr_engine, tr_message
+from .i18n import tr_engine, tr_error, tr_message
 
 
 def speed_words(speed: ServingSpeed | None, engine: str = "", scenario: Scenario | None = None) -> str:
@@ -36,7 +37,10 @@ def speed_words(speed: ServingSpeed | None, engine: str = "", scenario: Scenario
         text += " " + tr_message(together)  # 6 x H100 at tp 1 showed one instance's 1.26K tokens/s unsaid (audit 12)
     if scenario is not None and (at_once := all_at_once_words(scenario, speed)) is not None:
         text += " " + tr_message(at_once)  # llama.cpp's first token is one user's, not the last of n sent at once
-    likely = speed_range_text(engine, speed, tr_engine) if engine else ""
+    try:
+        likely = speed_range_text(engine, speed, tr_engine) if engine else ""
+    except PlannerError as exc:  # presets/serving_speed_bands.json damaged: the figures without their range, and the
+        likely = tr_error(exc)  # file named (h-fuzz12: the window did not start on a served plan)
     return f"{text} {likely}" if likely else text
 
 

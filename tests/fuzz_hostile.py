@@ -49,12 +49,14 @@ from fuzz_surfaces8 import fuzz_surfaces8  # noqa: E402 - h-fuzz8: session 19's 
 from fuzz_surfaces9 import fuzz_surfaces9  # noqa: E402 - h-fuzz9: vision towers, VLM serving, new rows, model presets
 from fuzz_surfaces10 import fuzz_surfaces10  # noqa: E402 - h-fuzz10: serve rent, rotary fractions, session 20's presets
 from fuzz_surfaces11 import fuzz_surfaces11  # noqa: E402 - h-fuzz11: every command and flag, presets files, imports
+from fuzz_surfaces12 import fuzz_surfaces12  # noqa: E402 - h-fuzz12: Megatron logs / scripts, ms-swift, RL exports
 from fuzz_time import fuzz_time  # noqa: E402
 from fuzz_verdict import fuzz_verdict  # noqa: E402 - issue 25: verdict, text, JSON and GPU counts agree
 from fuzz_window8 import fuzz_window8  # noqa: E402 - h-fuzz8: the LoRA line, the window on damaged presets
 from fuzz_window9 import fuzz_window9  # noqa: E402 - h-fuzz9: vision / framework / build-date rows, damaged model preset
 from fuzz_window10 import fuzz_window10  # noqa: E402 - h-fuzz10: the serve rent tab, the window on damaged presets
 from fuzz_window11 import fuzz_window11  # noqa: E402 - h-fuzz11: the window on a damaged storage or presets file
+from fuzz_window12 import fuzz_window12  # noqa: E402 - h-fuzz12: new keys, Diagnose / rent tabs, each file damaged
 
 from engine.input_bounds import CONFIG_COUNTS  # noqa: E402
 from engine.scenario import DEFAULTS  # noqa: E402
@@ -533,6 +535,8 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
                     fuzz_surfaces10(cases // 5, seed)} if cases else {})
     results.update({"every command and flag, presets files whole, schema_version, importers, diagnose's readers":
                     fuzz_surfaces11(cases // 5, seed)} if cases else {})
+    results.update({"sessions 21-22: Megatron logs and scripts, ms-swift switches, TRL server / verl budget exports, "
+                    "new keys, served users, price lists": fuzz_surfaces12(cases // 5, seed)} if cases else {})
     if folders:
         results["poisoned data folders"] = fuzz_folders(folders, seed)
         results["config imports: devices, scripts, integers, escapes, paths"] = fuzz_imports.fuzz_imports(folders * 10, seed)
@@ -544,6 +548,8 @@ def run(cases: int, in_subprocess: int, folders: int, kills: int, seed: int) -> 
         results["the serve rent tab, the window on damaged gpus / host / weight_formats presets"] = fuzz_window10(
             folders * 10, seed)
         results["the window on a damaged storage or presets file"] = fuzz_window11(folders * 5, seed)
+        results["new keys, the Diagnose and rent tabs, each storage and presets file damaged in turn"] = fuzz_window12(
+            folders * 10, seed)
     if cases:
         results["launch-config exports (parsed back, -o targets)"] = fuzz_exports(max(2, cases // 4), seed)
     if kills:

@@ -174,6 +174,28 @@ def test_the_window_starts_on_a_damaged_storage_or_presets_file_and_says_one_lin
     assert counts["cases: storage"] == 3 and counts["cases: presets"] == 3, dict(counts)
 
 
+@posix_only
+def test_session_21_and_22_surfaces_end_in_a_sane_answer_or_one_short_sentence():
+    """h-fuzz12 (tests/fuzz_surfaces12.py): Megatron-LM logs and launch scripts, ms-swift's switches of wrong types,
+    TRL's server command and verl's token budget exported with hostile names and read back, the new scenario keys,
+    served users and context, the cost search's flags and price lists."""
+    import fuzz_surfaces12
+
+    counts = fuzz_surfaces12.fuzz_surfaces12(60, seed=2201)
+    assert counts["ok"] + counts["refused"] == 60, dict(counts)
+    assert counts["ok"] > 5 and counts["refused"] > 5, dict(counts)  # both kinds are generated
+
+
+@posix_only
+def test_the_window_on_the_new_keys_diagnose_and_rent_tabs_and_each_damaged_file(qtbot):
+    """h-fuzz12 (tests/fuzz_window12.py): editor steps, then every storage and presets file damaged in turn."""
+    import fuzz_window12
+
+    counts = fuzz_window12.fuzz_window12(12, seed=2202)
+    assert fuzz.failures({"window": counts}) == 0, dict(counts)
+    assert counts["cases: storage"] == 3 and counts["cases: presets"] == len(fuzz_window12.PRESETS), dict(counts)
+
+
 def test_plan_cards_read_back_identical_or_are_refused_in_one_line():
     """Issue 25 item 4: intact plan cards open as their scenario; damaged or hostile ones are refused."""
     import fuzz_card

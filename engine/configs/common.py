@@ -100,6 +100,12 @@ def as_bool(value: Any) -> bool | None:
     return None
 
 
+def not_a_switch(value: Any) -> Message:
+    """Why a switch's value is not read: it is no true / false (ms-swift's and transformers' argument parsers refuse
+    it at start: HfArgumentParser string_to_bool)."""
+    return message(QT_TRANSLATE_NOOP("engine", "expected true or false, found {value}"), value=shown_value(value, 40))
+
+
 def as_int(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
@@ -389,6 +395,9 @@ def set_vision_freezing(c: Collector, d: dict[str, Any], tower_key: str, project
     (815aa287 swift/llm/argument/tuner_args.py freeze_vit, freeze_aligner), as the engine's default does."""
     tower = as_bool(d[tower_key]) if tower_key in d else None
     projector = as_bool(d[projector_key]) if projector_key in d else None
+    for key, value in ((tower_key, tower), (projector_key, projector)):
+        if key in d and value is None:  # "maybe", 2, a list: said, not taken for the default (h-fuzz12)
+            c.skip(key, not_a_switch(d[key]))
     if tower is False:
         c.set("vision_tower", "trained", tower_key)
     elif tower is True:

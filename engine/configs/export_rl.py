@@ -80,15 +80,24 @@ def _trl_server_line(s: Scenario) -> str:
     --tensor_parallel_size and --data_parallel_size (huggingface/trl@01bd4a59 trl/scripts/vllm_serve.py
     ScriptArguments). On one node the server takes the GPUs after the trainer's: "vLLM server and TRL trainer must
     use different CUDA devices" (docs/source/vllm_integration.md). The file said vllm_mode server and a share the
-    server never reads, and no server command (user audit 13)."""
+    server never reads, and no server command (user audit 13). The model's name is one shell word of the comment's
+    command (h-fuzz12: it was written raw, so "$(...)" ran when the line was pasted and a line break ended the
+    comment, the rest of the name read as the YAML's keys); `trl vllm-serve` parses with argparse (TrlParser), which
+    takes a word starting with "-" after --model for an option, so such a name is one --model=NAME word."""
     if s.rollout_engine != "vllm" or s.rollout_placement != "separate" or not s.rollout_gpus:
         return ""
+    name = model_name(s)
+    if not name.isprintable():  # a line break or control character would leave the comment and the quoted word
+        raise ExportError(QT_TRANSLATE_NOOP("engine", "The model's name holds characters a command line cannot "
+                                                      "carry; rename the model before exporting for TRL's vLLM "
+                                                      "server (trl vllm-serve)."))
+    model = shlex.quote(f"--model={name}") if name.startswith("-") else f"--model {shlex.quote(name)}"
     devices = (f"CUDA_VISIBLE_DEVICES={','.join(str(s.gpus_per_node + i) for i in range(s.rollout_gpus))} "
                if s.nodes == 1 else "")
     # the share the plan sized the engine with, "auto" (the framework's) included: the server's own default differs
     share = f" --gpu_memory_utilization {rl_settings(s, dtypes_for(s).compute).utilization:g}"
     engines = s.rollout_gpus // s.rollout_tp
-    return (f"# Start the generation engine first, on GPUs of its own: {devices}trl vllm-serve --model {model_name(s)}"
+    return (f"# Start the generation engine first, on GPUs of its own: {devices}trl vllm-serve {model}"
             f" --tensor_parallel_size {s.rollout_tp}" + (f" --data_parallel_size {engines}" if engines > 1 else "")
             + share + "\n")
 

@@ -53,15 +53,8 @@ def read_model(c: Collector, a: dict[str, Any]) -> None:
     """A Llama-style shape (SwiGLU, RMSNorm) becomes a custom model; a GPT-style one or an incomplete one is listed."""
     layers, hidden = flag_int(a, "--num-layers"), flag_int(a, "--hidden-size")
     heads = flag_int(a, "--num-attention-heads")
-    if not (layers and hidden and heads):
-        c.skip(
-            "--num-layers",
-            message(
-                QT_TRANSLATE_NOOP(
-                    "engine", "the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete"
-                )
-            ),
-        )
+    if _shape_of_no_size(a):
+        _shape_not_read(c, a)
         return
     # a SwiGLU shape with Megatron's default LayerNorm (NVIDIA's own llama3 8B example) is Llama's but for the norm,
     # whose weight and bias (2 x hidden per norm) and saved input are those of RMSNorm bar the bias: read as Llama's
@@ -78,8 +71,10 @@ def read_model(c: Collector, a: dict[str, Any]) -> None:
         )
         c.use(*[f for f in _SHAPE_FLAGS if f in a])
         return
-    vocab_and_note = _vocab_size(c, a)
+    vocab_and_note = _vocab_size(a)
     if vocab_and_note is None:
+        _shape_not_read(c, a, "--tokenizer-type", message(QT_TRANSLATE_NOOP(
+            "engine", "the vocabulary size is unknown (no --vocab-size); pick the model in the planner")))
         return
     vocab, vocab_note = vocab_and_note
     cfg = _hf_config(a, layers, hidden, heads, vocab)
@@ -97,6 +92,30 @@ def read_model(c: Collector, a: dict[str, Any]) -> None:
         c.assume("model", {"name": name, "hf_config": cfg}, message(QT_TRANSLATE_NOOP(
             "engine", "a SwiGLU model with LayerNorm: read as Llama's shape with RMSNorm (one bias of the model's width "
             "less per norm, the same saved input)")))
+
+
+def _shape_not_read(c: Collector, a: dict[str, Any], anchor: str = "--num-layers", why: Message | None = None) -> None:
+    """Each shape flag the script sets (and `anchor`) listed with why the shape is not read: `why`, else a flag
+    missing, or one whose value is no whole number above 0 (h-fuzz12: "--hidden-size 0", "nan" or "--vocab-size 3.5"
+    left the other shape flags listed as "not read by the planner", -5 as a rejected config.json, and a --vocab-size
+    of no size as "no --vocab-size")."""
+    bad = next((f for f in ("--num-layers", "--hidden-size", "--num-attention-heads", "--vocab-size")
+                if f in a and not (flag_int(a, f) or 0) > 0), None)
+    if why is None and bad is None:
+        why = message(QT_TRANSLATE_NOOP(
+            "engine", "the model's shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete"))
+    elif why is None:
+        why = message(QT_TRANSLATE_NOOP("engine", "{flag} {value!r} is not a whole number of at least 1, so the "
+                                                  "model's shape is not read; pick the model in the planner"),
+                      flag=bad, value=a[bad])
+    for flag in [anchor, *(f for f in _SHAPE_FLAGS if f in a and f != anchor)]:
+        c.skip(flag, why)
+
+
+def _shape_of_no_size(a: dict[str, Any]) -> bool:
+    """Whether a shape flag the script sets is no whole number above 0, or one of the three it needs is missing."""
+    return any(not (flag_int(a, f) or 0) > 0 for f in ("--num-layers", "--hidden-size", "--num-attention-heads")) or (
+        "--vocab-size" in a and not (flag_int(a, "--vocab-size") or 0) > 0)
 
 
 def _preset_note(preset: str, norm: str, one_plus: bool) -> Message:
@@ -128,7 +147,7 @@ def _rotary_percent(c: Collector, a: dict[str, Any], cfg: dict[str, Any]) -> Non
         cfg["partial_rotary_factor"] = fraction
 
 
-def _vocab_size(c: Collector, a: dict[str, Any]) -> tuple[int, str] | None:
+def _vocab_size(a: dict[str, Any]) -> tuple[int, str] | None:
     """(--vocab-size or the tokenizer's published size, a note when it came from the tokenizer); None: unknown."""
     vocab = flag_int(a, "--vocab-size")
     if vocab is not None:
@@ -136,16 +155,7 @@ def _vocab_size(c: Collector, a: dict[str, Any]) -> tuple[int, str] | None:
     tok = a.get("--tokenizer-type")
     vocab = _TOKENIZER_VOCAB.get(str(tok))
     if vocab is None:
-        c.skip(
-            "--tokenizer-type",
-            message(
-                QT_TRANSLATE_NOOP(
-                    "engine", "the vocabulary size is unknown (no --vocab-size); pick the model in the planner"
-                )
-            ),
-        )
         return None
-    c.use("--tokenizer-type")
     return vocab, f"vocabulary size {vocab} of {tok} (no --vocab-size)"
 
 

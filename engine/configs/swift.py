@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, as_int, read_hf_args, set_int, set_vision_freezing
+from .common import as_bool, as_int, not_a_switch, read_hf_args, set_int, set_vision_freezing
 from .result import Collector
 from .rl_common import read_trl_rl, set_objective
 from .shell import scan
@@ -150,10 +150,14 @@ def set_swift_vision(c: Collector, args: dict[str, Any]) -> None:
     key = "vit_gradient_checkpointing"
     if not (key in args and as_bool(args[key]) is True and as_bool(args.get("freeze_vit", True)) is not False):
         set_vision_freezing(c, args, "freeze_vit", "freeze_aligner")
-        if key in args:
+        if key in args and as_bool(args[key]) is None:  # "maybe": said, not taken silently (h-fuzz12)
+            c.skip(key, not_a_switch(args[key]))
+        elif key in args:
             c.use(key)
         return
     c.set("vision_tower", "frozen-backward", key)
-    if "freeze_vit" in args:
+    if "freeze_vit" in args and as_bool(args["freeze_vit"]) is None:  # frozen by default; "x" said, not taken
+        c.skip("freeze_vit", not_a_switch(args["freeze_vit"]))
+    elif "freeze_vit" in args:
         c.use("freeze_vit")
     set_vision_freezing(c, {k: v for k, v in args.items() if k != "freeze_vit"}, "freeze_vit", "freeze_aligner")

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, message
-from .common import as_bool, as_int, lora_targets, set_int, set_model
+from .common import as_bool, as_int, lora_targets, not_a_switch, set_int, set_model
 from .megatron import read_flags
 from .result import Collector
 from .rl_common import read_trl_rl, set_objective
@@ -83,6 +83,8 @@ def _megatron_flags(args: dict[str, Any], c: Collector) -> tuple[dict[str, Any],
         if name in _SWITCH_ARGS:
             if as_bool(value) is True:
                 a[flag] = True
+            elif as_bool(value) is None:  # "maybe" read as false silently (h-fuzz12): ms-swift refuses it at start
+                c.skip(name, not_a_switch(value))
             else:
                 c.use(name)
         elif not (name == "recompute_granularity" and str(value) == "none"):  # 'none' -> None (line 798)
@@ -137,8 +139,9 @@ def read_swift_megatron(c: Collector, data: str | dict[str, Any]) -> None:
     _read_tuner(c, args)
     set_swift_vision(c, args)  # the same arguments as `swift sft`
     if as_bool(args.get("tp_comm_overlap")) is not True:  # ms-swift's default False where the megatron row's auto is on
-        # (megatron_args.py tp_comm_overlap: bool = False, line 174 at 3bbc7fe43, 184 at a161d54d4, 607 at 3602360a)
-        if "tp_comm_overlap" in args:
+        # (megatron_args.py tp_comm_overlap: bool = False, line 174 at 3bbc7fe43, 184 at a161d54d4, 607 at 3602360a);
+        # a value that is no true / false is said by _megatron_flags, the default assumed
+        if as_bool(args.get("tp_comm_overlap")) is False:
             c.set("tp_comm_overlap", False, "tp_comm_overlap")
         else:
             c.assume("tp_comm_overlap", False, message(_DEFAULT_WHY, name="tp_comm_overlap", value=False))

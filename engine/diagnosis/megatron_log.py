@@ -47,7 +47,7 @@ def read_megatron_log(text: str) -> MeasuredMemory:
             reports.append((float(found.group(1)), round(float(found.group(3)) * MIB), round(float(found.group(5)) * MIB)))
             continue
         timed = _ITERATION.search(line)
-        if timed is not None:
+        if timed is not None and float(timed.group(1)) > 0:  # "0.0": no step (a damaged log), nothing to time by
             times_ms.append(float(timed.group(1)))
     later = times_ms[1:] or times_ms
     notes = () if reports else (message(QT_TRANSLATE_NOOP(

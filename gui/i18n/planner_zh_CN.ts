@@ -1959,7 +1959,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../fit_panel.py" line="210"/>
-        <location filename="../fit_panel.py" line="252"/>
+        <location filename="../fit_panel.py" line="260"/>
         <source> and </source>
         <translation>，并</translation>
     </message>
@@ -1969,22 +1969,22 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="215"/>
+        <location filename="../fit_panel.py" line="214"/>
         <source>per GPU, %s headroom</source>
         <translation>每块 GPU，余量 %s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="216"/>
+        <location filename="../fit_panel.py" line="232"/>
         <source>%(tps)s tokens/s, %(step)s per step</source>
         <translation>%(tps)s tokens/s，每步 %(step)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="218"/>
+        <location filename="../fit_panel.py" line="216"/>
         <source>Changes: </source>
         <translation>改动：</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="220"/>
+        <location filename="../fit_panel.py" line="218"/>
         <source>Assumptions changed: </source>
         <translation>改变的假设：</translation>
     </message>
@@ -1993,27 +1993,27 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">应用</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="235"/>
+        <location filename="../fit_panel.py" line="243"/>
         <source>cannot take this set-up</source>
         <translation>无法用于此设置</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="235"/>
+        <location filename="../fit_panel.py" line="243"/>
         <source>no vision tower for the images</source>
         <translation>没有视觉编码器，无法处理图像</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="237"/>
+        <location filename="../fit_panel.py" line="245"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="241"/>
+        <location filename="../fit_panel.py" line="249"/>
         <source>%(model)s (%(params)s parameters): %(verdict)s, %(memory)s per GPU</source>
         <translation>%(model)s（%(params)s 参数）：%(verdict)s，每 GPU %(memory)s</translation>
     </message>
     <message>
-        <location filename="../fit_panel.py" line="245"/>
+        <location filename="../fit_panel.py" line="253"/>
         <source>The %s family on this set-up:</source>
         <translation>%s 系列各型号在此设置下：</translation>
     </message>
@@ -2021,97 +2021,97 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>FrameworkOptions</name>
     <message>
-        <location filename="../framework_options.py" line="29"/>
+        <location filename="../framework_options.py" line="30"/>
         <source>Training framework</source>
         <translation>训练框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="36"/>
+        <location filename="../framework_options.py" line="37"/>
         <source>Hugging Face Trainer / LLaMA-Factory</source>
         <translation>Hugging Face Trainer / LLaMA-Factory 系</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="37"/>
+        <location filename="../framework_options.py" line="38"/>
         <source>DeepSpeed</source>
         <translation>DeepSpeed 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="40"/>
+        <location filename="../framework_options.py" line="41"/>
         <source>torchtune</source>
         <translation>torchtune 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="41"/>
+        <location filename="../framework_options.py" line="42"/>
         <source>torchtitan</source>
         <translation>torchtitan 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="42"/>
+        <location filename="../framework_options.py" line="43"/>
         <source>Megatron-LM / NeMo</source>
         <translation>Megatron-LM / NeMo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="43"/>
+        <location filename="../framework_options.py" line="44"/>
         <source>Megatron-LM (2022 to mid-2023)</source>
         <translation>Megatron-LM（2022 年至 2023 年中）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="44"/>
+        <location filename="../framework_options.py" line="45"/>
         <source>Megatron-LM (2021)</source>
         <translation>Megatron-LM（2021 年版）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="45"/>
+        <location filename="../framework_options.py" line="46"/>
         <source>Megatron-LM (Zero Bubble PP fork)</source>
         <translation>Megatron-LM（Zero Bubble 流水线并行分支）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="46"/>
+        <location filename="../framework_options.py" line="47"/>
         <source>Unsloth</source>
         <translation>Unsloth 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="47"/>
+        <location filename="../framework_options.py" line="48"/>
         <source>LitGPT</source>
         <translation>LitGPT 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="48"/>
+        <location filename="../framework_options.py" line="49"/>
         <source>plain PyTorch loop</source>
         <translation>纯 PyTorch 训练循环</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="49"/>
+        <location filename="../framework_options.py" line="50"/>
         <source>PyTorch FSDP (IBM fms-fsdp)</source>
         <translation>PyTorch FSDP（IBM fms-fsdp）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="50"/>
+        <location filename="../framework_options.py" line="51"/>
         <source>OLMo-core</source>
         <translation>OLMo-core 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="51"/>
+        <location filename="../framework_options.py" line="52"/>
         <source>NeMo AutoModel, Transformer Engine backend</source>
         <translation>NeMo AutoModel（Transformer Engine 后端）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="39"/>
+        <location filename="../framework_options.py" line="40"/>
         <source>DeepSpeed (April 2021)</source>
         <translation>DeepSpeed（2021 年 4 月版）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="38"/>
+        <location filename="../framework_options.py" line="39"/>
         <source>DeepSpeed 0.4.4-0.12 (2021-2023)</source>
         <translation>DeepSpeed 0.4.4-0.12（2021-2023 年）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="52"/>
+        <location filename="../framework_options.py" line="53"/>
         <source>InternEvo</source>
         <translation>InternEvo 框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="53"/>
+        <location filename="../framework_options.py" line="54"/>
         <source>Aleph Alpha Scaling (2023 layout sweep)</source>
         <translation>Aleph Alpha Scaling 框架（2023 年并行布局测试）</translation>
     </message>
@@ -2120,47 +2120,47 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">TRL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="56"/>
+        <location filename="../framework_options.py" line="57"/>
         <source>verl (post-training)</source>
         <translation>verl（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="57"/>
+        <location filename="../framework_options.py" line="58"/>
         <source>OpenRLHF (post-training)</source>
         <translation>OpenRLHF（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="58"/>
+        <location filename="../framework_options.py" line="59"/>
         <source>ms-swift (post-training)</source>
         <translation>ms-swift（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="59"/>
+        <location filename="../framework_options.py" line="60"/>
         <source>NeMo-RL (post-training)</source>
         <translation>NeMo-RL（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="60"/>
+        <location filename="../framework_options.py" line="61"/>
         <source>Meta&apos;s Llama 3 stack (arXiv:2407.21783)</source>
         <translation>Meta 的 Llama 3 训练栈（arXiv:2407.21783）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="61"/>
+        <location filename="../framework_options.py" line="62"/>
         <source>verl, Megatron actor (post-training)</source>
         <translation>verl，Megatron actor（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="62"/>
+        <location filename="../framework_options.py" line="63"/>
         <source>NeMo-RL, Megatron backend (post-training)</source>
         <translation>NeMo-RL，Megatron 后端（后训练）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="63"/>
+        <location filename="../framework_options.py" line="64"/>
         <source>MLX / mlx-lm (Apple GPUs)</source>
         <translation>MLX / mlx-lm（Apple GPU）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="64"/>
+        <location filename="../framework_options.py" line="65"/>
         <source>MLX v0.0.6 (December 2023, Apple GPUs)</source>
         <translation>MLX v0.0.6（2023 年 12 月，Apple GPU）</translation>
     </message>
@@ -2169,98 +2169,98 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">TRL 0.25 及更早版本（2025 年；QLoRA 适配器为 fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="67"/>
+        <location filename="../framework_options.py" line="68"/>
         <source>Unsloth up to 2025.1 (2024; no global dequantisation buffer)</source>
         <translation>Unsloth 2025.1 及更早（2024；无全局反量化缓冲区）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="68"/>
+        <location filename="../framework_options.py" line="69"/>
         <source>axolotl (QLoRA adapters in bf16 for DPO / IPO, KTO, reward, GRPO)</source>
         <translation>axolotl（QLoRA 适配器为 bf16：DPO / IPO、KTO、奖励模型、GRPO）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="70"/>
-        <location filename="../framework_options.py" line="213"/>
+        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="214"/>
         <source>Sets the loss, checkpointing and loading the framework uses by default</source>
         <translation>按该框架的默认做法设定损失计算、激活检查点和模型加载方式</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="71"/>
+        <location filename="../framework_options.py" line="72"/>
         <source>Framework</source>
         <translation>框架</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="73"/>
+        <location filename="../framework_options.py" line="74"/>
         <source>as the framework does it</source>
         <translation>按框架默认</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="74"/>
+        <location filename="../framework_options.py" line="75"/>
         <source>whole-batch logits in fp32 (standard)</source>
         <translation>整批 logits 转 fp32（标准）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="75"/>
+        <location filename="../framework_options.py" line="76"/>
         <source>logits in chunks (chunked)</source>
         <translation>分块计算 logits（分块）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="76"/>
+        <location filename="../framework_options.py" line="77"/>
         <source>one fused kernel over the logits (flash-attn)</source>
         <translation>对 logits 的单个融合内核（flash-attn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="77"/>
+        <location filename="../framework_options.py" line="78"/>
         <source>Transformer Engine&apos;s fused kernel, fp32 gradient (Megatron)</source>
         <translation>Transformer Engine 的融合内核，fp32 梯度（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="78"/>
+        <location filename="../framework_options.py" line="79"/>
         <source>Transformer Engine&apos;s fused kernel before v2.18, gradient over the logits (Megatron)</source>
         <translation>Transformer Engine 的融合内核（v2.18 之前），梯度直接写回 logits（Megatron）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="80"/>
+        <location filename="../framework_options.py" line="81"/>
         <source>Megatron&apos;s fused vocab-parallel loss, compiled backward (ms-swift&apos;s default)</source>
         <translation>Megatron 的融合词表并行损失，编译后的反向传播（ms-swift 的默认设置）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="81"/>
+        <location filename="../framework_options.py" line="82"/>
         <source>fused with the output layer, no logits (Liger / fused)</source>
         <translation>与输出层融合，不生成 logits（Liger / 融合）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="82"/>
+        <location filename="../framework_options.py" line="83"/>
         <source>whole-batch logits in the compute dtype, no fp32 upcast (Qwen-1, older models)</source>
         <translation>整批 logits 保持计算精度，不升为 fp32（Qwen-1、较早的模型）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="83"/>
+        <location filename="../framework_options.py" line="84"/>
         <source>Megatron&apos;s vocab-parallel loss without its fusion flag, kernel by kernel (Megatron-LM before mid-2024)</source>
         <translation>Megatron 的词表并行交叉熵，未开启融合选项，逐个内核运行（2024 年中以前的 Megatron-LM）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="86"/>
+        <location filename="../framework_options.py" line="87"/>
         <source>Loss computation</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="88"/>
+        <location filename="../framework_options.py" line="89"/>
         <source>the framework&apos;s choice for the GPU (auto)</source>
         <translation>按框架为该 GPU 的选择（auto）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="89"/>
+        <location filename="../framework_options.py" line="90"/>
         <source>FlashAttention-1 (flash1)</source>
         <translation>FlashAttention-1（flash1）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="90"/>
+        <location filename="../framework_options.py" line="91"/>
         <source>FlashAttention-2 (flash2)</source>
         <translation>FlashAttention-2（flash2）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="91"/>
+        <location filename="../framework_options.py" line="92"/>
         <source>FlashAttention-3, Hopper only (flash3)</source>
         <translation>FlashAttention-3，仅 Hopper（flash3）</translation>
     </message>
@@ -2269,172 +2269,172 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation type="vanished">FlashAttention-4，Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="93"/>
+        <location filename="../framework_options.py" line="94"/>
         <source>cuDNN 9 fused attention, Transformer Engine (cudnn)</source>
         <translation>cuDNN 9 融合注意力，Transformer Engine（cudnn）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="94"/>
+        <location filename="../framework_options.py" line="95"/>
         <source>cuDNN 8.9 fused attention, older NeMo containers (cudnn8)</source>
         <translation>cuDNN 8.9 融合注意力，较旧的 NeMo 容器（cudnn8）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="95"/>
+        <location filename="../framework_options.py" line="96"/>
         <source>Triton FlashAttention, llm-foundry&apos;s attn_impl triton (triton)</source>
         <translation>Triton 版 FlashAttention，llm-foundry 的 attn_impl triton（triton）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="98"/>
+        <location filename="../framework_options.py" line="99"/>
         <source>Which fused attention kernel the step time assumes. Their speed differs by GPU generation (FlashAttention-3 on Hopper, cuDNN and FlashAttention-4 on Blackwell); the memory is the same.</source>
         <translation>步时估算所假定的融合注意力内核。它们的速度随 GPU 代际而不同（Hopper 上的 FlashAttention-3，Blackwell 上的 cuDNN 与 FlashAttention-4）；显存占用相同。</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="100"/>
+        <location filename="../framework_options.py" line="101"/>
         <source>Attention kernel variant</source>
         <translation>注意力内核版本</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="101"/>
+        <location filename="../framework_options.py" line="102"/>
         <source>compile the model (torch.compile)</source>
         <translation>编译模型（torch.compile）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="102"/>
+        <location filename="../framework_options.py" line="103"/>
         <source>Liger kernels for norms and SwiGLU (use_liger_kernel)</source>
         <translation>对归一化层和 SwiGLU 使用 Liger 内核（use_liger_kernel）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="104"/>
+        <location filename="../framework_options.py" line="105"/>
         <source>Liger-Kernel&apos;s RMSNorm and SwiGLU keep fewer tensors for the backward pass</source>
         <translation>Liger-Kernel 的 RMSNorm 和 SwiGLU 为反向传播保留更少的张量</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="105"/>
+        <location filename="../framework_options.py" line="106"/>
         <source>move saved activations to CPU memory (activation offloading)</source>
         <translation>把保存的激活移到 CPU 内存（激活卸载）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="106"/>
+        <location filename="../framework_options.py" line="107"/>
         <source>update weights during the backward pass (optimizer in backward)</source>
         <translation>在反向传播中更新权重（反向中优化）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="107"/>
+        <location filename="../framework_options.py" line="108"/>
         <source>shard optimizer states over GPUs (distributed optimizer)</source>
         <translation>把优化器状态分片到各 GPU（分布式优化器）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="108"/>
+        <location filename="../framework_options.py" line="109"/>
         <source>also fully train the token embeddings (modules_to_save)</source>
         <translation>同时完整训练词嵌入（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="109"/>
+        <location filename="../framework_options.py" line="110"/>
         <source>also fully train the output layer (modules_to_save)</source>
         <translation>同时完整训练输出层（modules_to_save）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="145"/>
+        <location filename="../framework_options.py" line="146"/>
         <source>not set</source>
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="147"/>
+        <location filename="../framework_options.py" line="148"/>
         <source>CPU memory of one node: checked against what loading and offloading need</source>
         <translation>单个节点的 CPU 内存：用于检查加载和卸载所需的内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="148"/>
+        <location filename="../framework_options.py" line="149"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="115"/>
+        <location filename="../framework_options.py" line="116"/>
         <source>as the framework&apos;s launcher sets it</source>
         <translation>按框架启动脚本的设置</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="54"/>
+        <location filename="../framework_options.py" line="55"/>
         <source>TRL (post-training; QLoRA adapters in bf16: SFT, GRPO, reward from 0.26, RLOO 0.27, DPO / IPO 0.29, KTO 1.4)</source>
         <translation>TRL（后训练；QLoRA 适配器为 bf16：SFT、GRPO、奖励模型自 0.26 起，RLOO 自 0.27，DPO / IPO 自 0.29，KTO 自 1.4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="65"/>
+        <location filename="../framework_options.py" line="66"/>
         <source>TRL before its trainer&apos;s bf16 cast (QLoRA adapters in fp32: every trainer up to 0.25, RLOO 0.26, DPO / IPO up to 0.28, KTO up to 1.3)</source>
         <translation>TRL 在其训练器转换为 bf16 之前的版本（QLoRA 适配器为 fp32：所有训练器 0.25 及更早，RLOO 0.26，DPO / IPO 0.28 及更早，KTO 1.3 及更早）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="92"/>
+        <location filename="../framework_options.py" line="93"/>
         <source>FlashAttention-4, Hopper and Blackwell (flash4)</source>
         <translation>FlashAttention-4，Hopper 与 Blackwell（flash4）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="116"/>
+        <location filename="../framework_options.py" line="117"/>
         <source>one growing block per stream (expandable_segments on)</source>
         <translation>每个流一个可增长的内存段（expandable_segments 开）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="117"/>
+        <location filename="../framework_options.py" line="118"/>
         <source>a block per request (expandable_segments off)</source>
         <translation>每次请求一个内存段（expandable_segments 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="120"/>
+        <location filename="../framework_options.py" line="121"/>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True leaves fewer reserved-but-unused gaps</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True 留下更少已预留但未使用的空隙</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="121"/>
+        <location filename="../framework_options.py" line="122"/>
         <source>GPU memory allocator</source>
         <translation>GPU 显存分配器</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="123"/>
+        <location filename="../framework_options.py" line="124"/>
         <source>as Megatron does it (fp32)</source>
         <translation>按 Megatron 的做法（fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="124"/>
+        <location filename="../framework_options.py" line="125"/>
         <source>accumulate gradients in fp32 (main_grads_fp32)</source>
         <translation>以 fp32 累积梯度（main_grads_fp32）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="125"/>
+        <location filename="../framework_options.py" line="126"/>
         <source>gradients in the training precision (main_grads_fp32 off)</source>
         <translation>梯度使用训练精度（main_grads_fp32 关）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="127"/>
+        <location filename="../framework_options.py" line="128"/>
         <source>Gradient buffer</source>
         <translation>梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="128"/>
+        <location filename="../framework_options.py" line="129"/>
         <source>Gradient reduce bucket (reduce_bucket_size)</source>
         <translation>梯度归约桶（reduce_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="129"/>
+        <location filename="../framework_options.py" line="130"/>
         <source>Weight gather bucket (allgather_bucket_size)</source>
         <translation>权重收集桶（allgather_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="130"/>
+        <location filename="../framework_options.py" line="131"/>
         <source>Most gathered weights at once (stage3_max_live_parameters)</source>
         <translation>同时收集的权重上限（stage3_max_live_parameters）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="131"/>
+        <location filename="../framework_options.py" line="132"/>
         <source>Weights fetched ahead (stage3_prefetch_bucket_size)</source>
         <translation>提前取回的权重（stage3_prefetch_bucket_size）</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="137"/>
+        <location filename="../framework_options.py" line="138"/>
         <source> million values</source>
         <translation> 百万个值</translation>
     </message>
     <message>
-        <location filename="../framework_options.py" line="139"/>
+        <location filename="../framework_options.py" line="140"/>
         <source>DeepSpeed ZeRO setting, in millions of values (elements)</source>
         <translation>DeepSpeed ZeRO 设置，单位为百万个值（元素）</translation>
     </message>
@@ -4819,47 +4819,47 @@ GPU-hour</source>
         <translation>每块 GPU 上每个 token 的 KV 缓存：%1 KiB</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="27"/>
+        <location filename="../serving_rows.py" line="28"/>
         <source>Speed at %1 users of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>%1 个用户、每人 %2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="54"/>
+        <location filename="../serving_rows.py" line="58"/>
         <source>Maximum concurrency</source>
         <translation>最大并发</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="55"/>
+        <location filename="../serving_rows.py" line="59"/>
         <source>Context per user</source>
         <translation>每个用户的上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="56"/>
+        <location filename="../serving_rows.py" line="60"/>
         <source>KV cache tokens</source>
         <translation>KV 缓存 token 数</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="57"/>
+        <location filename="../serving_rows.py" line="61"/>
         <source>Longest context for one user</source>
         <translation>单个用户的最长上下文</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="58"/>
+        <location filename="../serving_rows.py" line="62"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="60"/>
+        <location filename="../serving_rows.py" line="64"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="62"/>
+        <location filename="../serving_rows.py" line="66"/>
         <source>Output tokens/s</source>
         <translation>输出 token/s</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="84"/>
+        <location filename="../serving_rows.py" line="88"/>
         <source>GPUs an hour</source>
         <translation>GPU 每小时费用</translation>
     </message>
@@ -4869,7 +4869,7 @@ GPU-hour</source>
         <translation>引擎的预算：每个 GPU 上 CUDA 报告的 %2 中的 %1（显卡标称 %3）</translation>
     </message>
     <message>
-        <location filename="../serving_rows.py" line="29"/>
+        <location filename="../serving_rows.py" line="30"/>
         <source>Speed for one user of %2 tokens: first token after %3, %4 per output token, %5 tokens/s.</source>
         <translation>1 个用户、%2 个 token 时的速度：首个 token 用时 %3，每个输出 token %4，%5 token/s。</translation>
     </message>
@@ -6196,13 +6196,13 @@ GPU-hour</source>
         <translation>无法计算此场景的每步时间（%1）；显存估算不受影响。</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="88"/>
+        <location filename="../compare_ranges.py" line="91"/>
         <location filename="../time_panel.py" line="308"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="89"/>
+        <location filename="../compare_ranges.py" line="92"/>
         <location filename="../time_panel.py" line="309"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
@@ -6223,13 +6223,13 @@ GPU-hour</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="85"/>
+        <location filename="../compare_ranges.py" line="88"/>
         <location filename="../time_panel.py" line="316"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
-        <location filename="../compare_ranges.py" line="85"/>
+        <location filename="../compare_ranges.py" line="88"/>
         <location filename="../time_panel.py" line="319"/>
         <source>Cost</source>
         <translation>费用</translation>
@@ -6387,52 +6387,52 @@ GPU-hour</source>
 <context>
     <name>VisionRows</name>
     <message>
-        <location filename="../vision_rows.py" line="26"/>
+        <location filename="../vision_rows.py" line="27"/>
         <source>Images per sequence (images per sample)</source>
         <translation>每个序列的图像数（每样本图像数）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="29"/>
+        <location filename="../vision_rows.py" line="30"/>
         <source>the tower&apos;s native size</source>
         <translation>编码器的原生尺寸</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="30"/>
+        <location filename="../vision_rows.py" line="31"/>
         <source>Image side in pixels (image resolution)</source>
         <translation>图像边长像素（图像分辨率）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="32"/>
+        <location filename="../vision_rows.py" line="33"/>
         <source>not trained (frozen tower)</source>
         <translation>不训练（冻结编码器）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="33"/>
+        <location filename="../vision_rows.py" line="34"/>
         <source>trained with the model (trained tower)</source>
         <translation>与模型一起训练（训练编码器）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="34"/>
+        <location filename="../vision_rows.py" line="35"/>
         <source>not trained, back-propagated for its input (ms-swift&apos;s vit_gradient_checkpointing)</source>
         <translation>不训练，但为其输入梯度反向传播（ms-swift 的 vit_gradient_checkpointing）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="37"/>
+        <location filename="../vision_rows.py" line="38"/>
         <source>Image encoder (vision tower)</source>
         <translation>图像编码器（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="43"/>
+        <location filename="../vision_rows.py" line="44"/>
         <source>Images in each training sequence. Their tokens are part of the sequence length; a trained image encoder keeps activations for every image patch.</source>
         <translation>每个训练序列中的图像数。图像的 token 计入序列长度；训练图像编码器时，每个图像块的激活值都要保留。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="46"/>
+        <location filename="../vision_rows.py" line="47"/>
         <source>Side of each (square) image in pixels. Towers that read any size make more patches and tokens from larger images (Qwen2.5-VL, Pixtral); fixed-size towers resize every image (Gemma 3, Llama 4 tiles).</source>
         <translation>每张（正方形）图像的边长（像素）。可读任意尺寸的编码器会从更大的图像生成更多图像块和 token（Qwen2.5-VL、Pixtral）；固定尺寸的编码器会缩放每张图像（Gemma 3，Llama 4 分块）。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="49"/>
+        <location filename="../vision_rows.py" line="50"/>
         <source>Whether the image encoder and its projector are trained. Trained: their gradients, optimizer states and activations for every patch; frozen: only their weights. LoRA and QLoRA keep it frozen. Frozen, back-propagated: no gradient of its own, but the framework checkpoints its blocks and runs its backward for the input gradients, each block again first (time), keeping each block&apos;s input (memory).</source>
         <translation>是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。冻结但仍反向传播：编码器没有自己的梯度，但框架对其各块做梯度检查点，并为输入梯度运行其反向传播，每块先重新前向一次（时间），并保留每块的输入（显存）。</translation>
     </message>
@@ -6441,12 +6441,12 @@ GPU-hour</source>
         <translation type="vanished">是否训练图像编码器及其投影层。训练：需要它们的梯度、优化器状态和每个图像块的激活值；冻结：只需要它们的权重。LoRA 和 QLoRA 保持其冻结。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="73"/>
+        <location filename="../vision_rows.py" line="74"/>
         <source>Each image: %1 patches in the tower, %2 tokens of the sequence.</source>
         <translation>每张图像：编码器中 %1 个图像块，序列中 %2 个 token。</translation>
     </message>
     <message>
-        <location filename="../vision_rows.py" line="76"/>
+        <location filename="../vision_rows.py" line="77"/>
         <source>The images need %1 tokens, more than the sequence length.</source>
         <translation>这些图像需要 %1 个 token，超过了序列长度。</translation>
     </message>
@@ -7581,7 +7581,7 @@ GPU-hour</source>
         <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，以及通过其 MX 转换器使用的 mxfp8，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="262"/>
+        <location filename="../../engine/configs/export_native.py" line="263"/>
         <source>Megatron-LM&apos;s flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron-LM 的参数无法构建 {name}：它的 GeGLU MLP（tanh GELU；Megatron-LM 只有 --swiglu 和 --quick-geglu）以及按隐藏维度平方根缩放的嵌入都没有对应的 pretrain_gpt 参数；请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -7741,112 +7741,112 @@ GPU-hour</source>
         <translation>每个用户 {length} 个 token 时，KV 缓存只能同时容纳引擎设定同时解码的 {asked} 个用户中的 {held} 个（max_num_seqs）；其余用户需等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/decoder_activations.py" line="109"/>
+        <location filename="../../engine/memory/decoder_activations.py" line="110"/>
         <source>Activations (decoder layers)</source>
         <translation>激活值（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="237"/>
+        <location filename="../../engine/memory/detailed.py" line="238"/>
         <source>Final norm and lm_head inputs</source>
         <translation>最终归一化层和 lm_head 的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="240"/>
+        <location filename="../../engine/memory/detailed.py" line="241"/>
         <source>final RMSNorm and lm_head saved inputs</source>
         <translation>最终 RMSNorm 和 lm_head 保存的输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="244"/>
+        <location filename="../../engine/memory/detailed.py" line="245"/>
         <source>Logits and cross-entropy</source>
         <translation>Logits 与交叉熵</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="275"/>
+        <location filename="../../engine/memory/detailed.py" line="276"/>
         <source>Backward scratch (one layer&apos;s gradients)</source>
         <translation>反向临时缓冲（单层梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="278"/>
+        <location filename="../../engine/memory/detailed.py" line="279"/>
         <source>largest set of intermediate gradients alive in one layer&apos;s backward</source>
         <translation>单层反向中同时存在的最大一组中间梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="284"/>
+        <location filename="../../engine/memory/detailed.py" line="285"/>
         <source>Recomputed layer (checkpointing)</source>
         <translation>重算层（激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="289"/>
+        <location filename="../../engine/memory/detailed.py" line="290"/>
         <source>one layer&apos;s activations rebuilt during backward</source>
         <translation>反向时重建的一层激活值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="307"/>
+        <location filename="../../engine/memory/detailed.py" line="308"/>
         <source>one 16-bit copy of the largest 4-bit weight matrix: each layer&apos;s 4-bit weights are unpacked into it before their matmul, and it stays allocated all step (compute bytes per weight + fp32 absmax per 64)</source>
         <translation>最大的 4-bit 权重矩阵的一份 16 位副本：每层的 4-bit 权重在矩阵乘之前解包到其中，它整步都保持分配（每个权重按计算精度字节数 + 每 64 个值一个 fp32 absmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="287"/>
+        <location filename="../../engine/memory/detailed.py" line="288"/>
         <source>the activations of one uniform group of recompute_num_layers layers, rebuilt at once during backward</source>
         <translation>一个 uniform 组（recompute_num_layers 层）的激活值，在反向时一次性重建</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="304"/>
+        <location filename="../../engine/memory/detailed.py" line="305"/>
         <source>Dequantisation buffer (4-bit weights)</source>
         <translation>反量化缓冲区（4-bit 权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="373"/>
+        <location filename="../../engine/memory/detailed.py" line="374"/>
         <source>Vision tower forward (frozen)</source>
         <translation>视觉塔前向（冻结）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="376"/>
+        <location filename="../../engine/memory/detailed.py" line="377"/>
         <source>one tower block&apos;s input and largest working set (norm output, q/k/v, attention or MLP intermediates) over the micro-batch&apos;s patches, on the weights and states alive when the forward starts; counted by what it adds above the end of the forward</source>
         <translation>视觉塔单个块的输入及其最大工作集（归一化输出、q/k/v、注意力或 MLP 中间结果），覆盖该微批次的全部图像块，叠加在前向开始时已存在的权重和状态之上；只计入它超出前向结束时刻的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="393"/>
+        <location filename="../../engine/memory/detailed.py" line="394"/>
         <source>Embedding dropout mask</source>
         <translation>嵌入层 dropout 掩码</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="396"/>
+        <location filename="../../engine/memory/detailed.py" line="397"/>
         <source>b·s·h x 1 byte, kept until the embedding&apos;s backward</source>
         <translation>b·s·h × 1 字节，保留到嵌入层的反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="110"/>
+        <location filename="../../engine/memory/stage_states.py" line="111"/>
         <source>Autocast bf16 weight cache</source>
         <translation>Autocast bf16 权重缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="113"/>
+        <location filename="../../engine/memory/stage_states.py" line="114"/>
         <source>2 bytes x trainable linear weights, cached by autocast during the forward pass</source>
         <translation>2 字节 x 可训练线性层权重，前向时由 autocast 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="337"/>
+        <location filename="../../engine/memory/detailed.py" line="338"/>
         <source>Activations (vision tower)</source>
         <translation>激活值（视觉塔）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="340"/>
+        <location filename="../../engine/memory/detailed.py" line="341"/>
         <source>tower blocks x tensors kept per patch (per operation, traced for SigLIP and Qwen2.5-VL) + merger/projector inputs; checkpointed: one input per block</source>
         <translation>编码器块数 × 每个图像块保留的张量（逐操作建模，已对 SigLIP 和 Qwen2.5-VL 追踪验证）+ 合并层/投影层输入；启用检查点时：每块保留一个输入</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="401"/>
+        <location filename="../../engine/memory/detailed.py" line="402"/>
         <source>Input ids, labels and rotary tables</source>
         <translation>输入 ids、标签和旋转位置编码表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="404"/>
+        <location filename="../../engine/memory/detailed.py" line="405"/>
         <source>b·s x 16 (int64 ids and labels) + cos/sin tables</source>
         <translation>b·s x 16（int64 ids 和标签）+ cos/sin 表</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="186"/>
+        <location filename="../../engine/memory/stage_states.py" line="187"/>
         <source>ZeRO-3/FSDP all-gather buffers</source>
         <translation>ZeRO-3/FSDP all-gather 缓冲区</translation>
     </message>
@@ -7855,32 +7855,32 @@ GPU-hour</source>
         <translation type="vanished">2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="189"/>
+        <location filename="../../engine/memory/stage_states.py" line="190"/>
         <source>2 gathered units (current + prefetch) + one unsharded gradient unit; DeepSpeed: the module in use + its prefetch bucket, within stage3_max_live_parameters</source>
         <translation>2 个已收集单元（当前 + 预取）+ 1 个未分片的梯度单元；DeepSpeed：正在使用的模块 + 其预取桶，不超过 stage3_max_live_parameters</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="131"/>
+        <location filename="../../engine/memory/stage_states.py" line="132"/>
         <source>ZeRO reduce/all-gather buckets</source>
         <translation>ZeRO reduce/all-gather 桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="134"/>
+        <location filename="../../engine/memory/stage_states.py" line="135"/>
         <source>min(bucket size, params) elements x bytes (DeepSpeed: 5e8 by default)</source>
         <translation>min(桶大小, 参数量) 个元素 × 字节数（DeepSpeed 默认 5e8）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="226"/>
+        <location filename="../../engine/memory/stage_states.py" line="227"/>
         <source>Optimizer step temporaries</source>
         <translation>优化器步骤临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="229"/>
+        <location filename="../../engine/memory/stage_states.py" line="230"/>
         <source>foreach AdamW: one state-sized temporary (sqrt of v); mixed precision: fp32 grad copy</source>
         <translation>foreach AdamW：一个与状态同样大小的临时张量（v 的平方根）；混合精度：fp32 梯度副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="237"/>
+        <location filename="../../engine/memory/stage_states.py" line="238"/>
         <source>PyTorch 2.0&apos;s foreach AdamW: two state-sized temporaries (sqrt of v, then + eps out of place); mixed precision: fp32 grad copy</source>
         <translation>PyTorch 2.0 的 foreach AdamW：两个与状态同样大小的临时张量（v 的平方根，以及非原地加上 eps 的结果）；混合精度：fp32 梯度副本</translation>
     </message>
@@ -7890,7 +7890,7 @@ GPU-hour</source>
         <translation>CUDA 上下文和库工作区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="101"/>
+        <location filename="../../engine/memory/estimate.py" line="102"/>
         <source>Allocator rounding and fragmentation</source>
         <translation>分配器取整与碎片</translation>
     </message>
@@ -7900,52 +7900,52 @@ GPU-hour</source>
         <translation>每个进程 0.75 GiB（world size &gt; 1 时另加 0.25 GiB NCCL 缓冲区）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="104"/>
+        <location filename="../../engine/memory/estimate.py" line="105"/>
         <source>caching allocator: cached remainders of the largest transient tensors, the loss&apos;s b·s·V spike (64% of it, 22% with expandable segments)</source>
         <translation>缓存分配器：最大的临时张量（损失计算的 b·s·V 峰值）被缓存后剩下的部分（其 64%，可扩展段时 22%）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="111"/>
+        <location filename="../../engine/memory/estimate.py" line="112"/>
         <source>Safety reserve</source>
         <translation>安全余量</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="114"/>
+        <location filename="../../engine/memory/estimate.py" line="115"/>
         <source>reserve fraction x peak allocated</source>
         <translation>余量比例 x 已分配峰值</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="151"/>
+        <location filename="../../engine/memory/estimate.py" line="152"/>
         <source>Megatron&apos;s hybrid optimizer steps {share} of the optimizer states on the CPU: every step waits for that CPU AdamW (one thread per rank) and its copies; Megatron-Bridge measured +88% step time at 25% and +321% at 100% on Qwen3-30B-A3B.</source>
         <translation>Megatron 的混合优化器在 CPU 上更新 {share} 的优化器状态：每一步都要等待这部分 CPU AdamW（每个 rank 一个线程）及其拷贝；Megatron-Bridge 在 Qwen3-30B-A3B 上实测：25% 时步时 +88%，100% 时 +321%。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="156"/>
+        <location filename="../../engine/memory/estimate.py" line="157"/>
         <source>Offloading to CPU memory trades GPU memory for speed: steps are typically several times (up to 10x) slower, bound by PCIe bandwidth.</source>
         <translation>卸载到 CPU 内存是用速度换显存：受 PCIe 带宽限制，每步通常会慢好几倍（最多 10 倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="160"/>
+        <location filename="../../engine/memory/estimate.py" line="161"/>
         <source>seq_len {seq_len} is longer than the model&apos;s context ({context}).</source>
         <translation>seq_len {seq_len} 超过了模型的上下文长度（{context}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="164"/>
+        <location filename="../../engine/memory/estimate.py" line="165"/>
         <source>FlashAttention needs fp16/bf16 inputs; fp32 falls back to SDPA&apos;s memory-efficient kernel.</source>
         <translation>FlashAttention 需要 fp16/bf16 输入；fp32 会退回到 SDPA 的省显存（memory-efficient）内核。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="167"/>
+        <location filename="../../engine/memory/estimate.py" line="168"/>
         <source>{model} soft-caps its attention scores, which PyTorch SDPA cannot do: transformers runs it with eager attention (b·a·s² scores kept), as estimated here. FlashAttention 2 supports soft-capping.</source>
         <translation>{model} 会对注意力分数做软截断（soft-capping），PyTorch SDPA 不支持：transformers 会改用 eager 注意力（保存 b·a·s² 的分数），这里按此估算。FlashAttention 2 支持软截断。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="172"/>
+        <location filename="../../engine/memory/estimate.py" line="173"/>
         <source>With {precision} the frozen base weights are kept in fp32 (4 bytes each). Most LoRA recipes load the model in bf16: choose precision &apos;bf16&apos; for that.</source>
         <translation>使用 {precision} 时，冻结的基础权重以 fp32 保存（每个 4 字节）。大多数 LoRA 方案以 bf16 加载模型：如需如此，请选择精度 &apos;bf16&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="180"/>
+        <location filename="../../engine/memory/estimate.py" line="181"/>
         <source>{framework} casts the quantised model&apos;s LoRA adapters to bf16, and fp16 mixed precision&apos;s gradient scaler cannot unscale bf16 gradients (NotImplementedError: &quot;_amp_foreach_non_finite_check_and_unscale_cuda&quot; not implemented for &apos;BFloat16&apos;): the run stops at its first step. Train in bf16, or in fp16 without mixed precision (precision fp16), or with a TRL release from before this trainer&apos;s cast (framework trl-2025).</source>
         <translation>{framework} 会把量化模型的 LoRA 适配器转换为 bf16，而 fp16 混合精度的梯度缩放器无法对 bf16 梯度做反缩放（NotImplementedError: &quot;_amp_foreach_non_finite_check_and_unscale_cuda&quot; not implemented for &apos;BFloat16&apos;）：训练会在第一步停止。请改用 bf16 训练，或不开混合精度的 fp16（precision fp16），或使用该训练器开始转换之前的 TRL 版本（framework trl-2025）。</translation>
     </message>
@@ -7954,17 +7954,17 @@ GPU-hour</source>
         <translation type="vanished">{framework} 会把量化模型的 LoRA 适配器转换为 bf16，而 fp16 混合精度的梯度缩放器无法对 bf16 梯度做反缩放（NotImplementedError: &quot;_amp_foreach_non_finite_check_and_unscale_cuda&quot; not implemented for &apos;BFloat16&apos;）：训练会在第一步停止。请改用 bf16 训练，或不开混合精度的 fp16（precision fp16），或使用 TRL 0.25 及更早版本（framework trl-2025）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="187"/>
+        <location filename="../../engine/memory/estimate.py" line="188"/>
         <source>method &apos;freeze&apos; with frozen_layers 0 trains everything, like &apos;full&apos;.</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="209"/>
+        <location filename="../../engine/memory/estimate.py" line="210"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="212"/>
+        <location filename="../../engine/memory/estimate.py" line="213"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves.</source>
         <translation>{gpu}：CPU 与 GPU 共用一块 {pool} 的内存；默认 GPU 最多可用其中约 {share}%（即所示容量），每节点的 CPU 内存按 GPU 用剩的部分检查。</translation>
     </message>
@@ -7979,173 +7979,173 @@ GPU-hour</source>
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="217"/>
+        <location filename="../../engine/memory/estimate.py" line="218"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="228"/>
+        <location filename="../../engine/memory/estimate.py" line="229"/>
         <location filename="../../engine/planning/family.py" line="55"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="233"/>
+        <location filename="../../engine/memory/estimate.py" line="234"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="149"/>
+        <location filename="../../engine/memory/model_states.py" line="150"/>
         <source>Trainable weights</source>
         <translation>可训练权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="136"/>
+        <location filename="../../engine/memory/model_states.py" line="137"/>
         <source>trainable params / shards x weight bytes</source>
         <translation>可训练参数量 / 分片数 x 权重字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="164"/>
+        <location filename="../../engine/memory/model_states.py" line="165"/>
         <source>Frozen weights</source>
         <translation>冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="167"/>
+        <location filename="../../engine/memory/model_states.py" line="168"/>
         <source>frozen params x weight bytes (no gradient, no optimizer state)</source>
         <translation>冻结参数量 x 权重字节数（无梯度，无优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="189"/>
+        <location filename="../../engine/memory/model_states.py" line="190"/>
         <source>Quantised base weights</source>
         <translation>量化的基础权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="192"/>
+        <location filename="../../engine/memory/model_states.py" line="193"/>
         <source>quantised params / shards x (bits/8 + quantisation constants); bitsandbytes keeps its constants whole on every GPU</source>
         <translation>量化参数 / 分片数 × (位数/8 + 量化常数)；bitsandbytes 的量化常数在每块 GPU 上都保留完整一份</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="226"/>
+        <location filename="../../engine/memory/model_states.py" line="227"/>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="220"/>
+        <location filename="../../engine/memory/model_states.py" line="221"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="283"/>
+        <location filename="../../engine/memory/model_states.py" line="284"/>
         <source>Gradients</source>
         <translation>梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="263"/>
+        <location filename="../../engine/memory/model_states.py" line="264"/>
         <source>trainable params / shards x grad bytes; freed by zero_grad(set_to_none), kept across accumulation steps</source>
         <translation>可训练参数量 / 分片数 x 梯度字节数；由 zero_grad(set_to_none) 释放，在梯度累积的各步之间保留</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="105"/>
+        <location filename="../../engine/memory/model_states.py" line="106"/>
         <source>Last step&apos;s gradients (param.main_grad)</source>
         <translation>上一步的梯度（param.main_grad）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="107"/>
+        <location filename="../../engine/memory/model_states.py" line="108"/>
         <source>Megatron-LM of 2021, no contiguous buffer: param.main_grad keeps the last step&apos;s gradients until the next all-reduce (trainable params x grad bytes)</source>
         <translation>2021 年的 Megatron-LM，无连续梯度缓冲区：param.main_grad 保留上一步的梯度，直到下一次 all-reduce（可训练参数 × 梯度字节数）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="118"/>
+        <location filename="../../engine/memory/model_states.py" line="119"/>
         <source>fp32 gradients (DeepSpeed BF16_Optimizer)</source>
         <translation>fp32 梯度（DeepSpeed BF16_Optimizer）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="120"/>
+        <location filename="../../engine/memory/model_states.py" line="121"/>
         <source>trainable params x 4 bytes, allocated once and zeroed every step</source>
         <translation>可训练参数 x 4 字节，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="142"/>
+        <location filename="../../engine/memory/model_states.py" line="143"/>
         <source>trainable params / shards x weight bytes; the layers&apos; linear weights in fp8 (fp8_param_gather): data, and its transpose or column-wise copy where the GPU or the scaling needs one</source>
         <translation>可训练参数量 / 分片数 x 权重字节数；各层的线性层权重以 fp8 存放（fp8_param_gather）：数据本身，以及 GPU 或缩放方式需要时的转置副本或按列副本</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="206"/>
+        <location filename="../../engine/memory/model_states.py" line="207"/>
         <source>Frozen weights in the released storage</source>
         <translation>按发布格式存储的冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="209"/>
+        <location filename="../../engine/memory/model_states.py" line="210"/>
         <source>stored values / shards x bytes per value (MXFP4: 4 bits + one 8-bit scale per 32 values; FP8: 1 byte + one fp32 scale per 128x128 block)</source>
         <translation>存储的数值 / 分片数 × 每个数值的字节数（MXFP4：4 位 + 每 32 个数值一个 8 位缩放因子；FP8：1 字节 + 每个 128x128 块一个 fp32 缩放因子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="222"/>
+        <location filename="../../engine/memory/model_states.py" line="223"/>
         <source>sum over targets of r x (d_in + d_out) x adapter bytes; 2 bytes: the framework&apos;s trainer casts a 4-bit model&apos;s adapters to bf16</source>
         <translation>对各 target 求和：r x (d_in + d_out) x 适配器字节数；2 字节：框架的 trainer 把 4-bit 模型的适配器转为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="268"/>
+        <location filename="../../engine/memory/model_states.py" line="269"/>
         <source>trainable params / shards x grad bytes: the contiguous gradient buffer, allocated once and zeroed every step</source>
         <translation>可训练参数 / 分片数 x 梯度字节数：连续的梯度缓冲区，只分配一次，每步清零</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="274"/>
+        <location filename="../../engine/memory/model_states.py" line="275"/>
         <source>offloaded: gradients are moved to CPU memory after reduction</source>
         <translation>已卸载：梯度在归约后移到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="280"/>
+        <location filename="../../engine/memory/model_states.py" line="281"/>
         <source>optimizer step in backward: one parameter&apos;s gradient at a time</source>
         <translation>反向中执行优化器步：每次只保留一个参数的梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="309"/>
+        <location filename="../../engine/memory/model_states.py" line="310"/>
         <source>trainable params / shards x 4 x (1 - optimizer_offload_fraction): the precision-aware optimizer&apos;s rest on the CPU</source>
         <translation>可训练参数量 / 分片数 x 4 x (1 - optimizer_offload_fraction)：精度感知优化器把其余部分放在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="314"/>
+        <location filename="../../engine/memory/model_states.py" line="315"/>
         <source>fp32 master weights</source>
         <translation>fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="371"/>
+        <location filename="../../engine/memory/model_states.py" line="372"/>
         <source>fp32 gradient copies (hybrid optimizer)</source>
         <translation>fp32 梯度副本（混合优化器）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="374"/>
+        <location filename="../../engine/memory/model_states.py" line="375"/>
         <source>trainable params / shards x 4 x (1 - optimizer_offload_fraction): the bf16 main gradients&apos; fp32 copies, kept until the next step</source>
         <translation>可训练参数 / 分片数 x 4 x (1 - optimizer_offload_fraction)：bf16 主梯度的 fp32 副本，保留到下一步</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="307"/>
+        <location filename="../../engine/memory/model_states.py" line="308"/>
         <source>trainable params / shards x 4</source>
         <translation>可训练参数量 / 分片数 x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="343"/>
+        <location filename="../../engine/memory/model_states.py" line="344"/>
         <source>trainable params / shards x state tensors x state bytes x (1 - optimizer_offload_fraction): the rest on the CPU</source>
         <translation>可训练参数 / 分片数 x 状态张量数 x 状态字节数 x (1 - optimizer_offload_fraction)：其余在 CPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="349"/>
+        <location filename="../../engine/memory/model_states.py" line="350"/>
         <source>Optimizer states</source>
         <translation>优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="339"/>
+        <location filename="../../engine/memory/model_states.py" line="340"/>
         <source>trainable params / shards x state tensors x state bytes</source>
         <translation>可训练参数量 / 分片数 x 状态张量数 x 状态字节数</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="89"/>
+        <location filename="../../engine/memory/model_states.py" line="90"/>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/model_states.py" line="92"/>
+        <location filename="../../engine/memory/model_states.py" line="93"/>
         <source>one flat copy of all gradients (gradient_as_bucket_view=False)</source>
         <translation>所有梯度的一份扁平副本（gradient_as_bucket_view=False）</translation>
     </message>
@@ -8382,7 +8382,7 @@ GPU-hour</source>
         <translation>必须是由 {p} 组成的列表；收到的是 {p2!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="23"/>
+        <location filename="../../engine/scenario/consistency.py" line="24"/>
         <source>must be &quot;all-linear&quot;, &quot;attention&quot; or a non-empty list of module names.</source>
         <translation>必须是 &quot;all-linear&quot;、&quot;attention&quot; 或非空的模块名列表。</translation>
     </message>
@@ -8410,12 +8410,12 @@ GPU-hour</source>
         <translation>必须是 &quot;auto&quot; 或 0 到 0.99 之间的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="95"/>
+        <location filename="../../engine/scenario/consistency.py" line="96"/>
         <source>more than one virtual stage per rank needs pp_schedule interleaved-1f1b.</source>
         <translation>每个 rank 多于一个虚拟阶段需要 pp_schedule 为 interleaved-1f1b。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="100"/>
+        <location filename="../../engine/scenario/consistency.py" line="101"/>
         <source>pp x vpp = {chunks} model chunks cannot exceed the model&apos;s {layers} layers.</source>
         <translation>pp x vpp = {chunks} 个模型块不能超过模型的 {layers} 层。</translation>
     </message>
@@ -8428,197 +8428,197 @@ GPU-hour</source>
         <translation type="vanished">张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="49"/>
+        <location filename="../../engine/scenario/consistency.py" line="50"/>
         <source>Tensor-parallel size {tp} needs a number of GPUs divisible by {tp}; there are {world_size:,} (GPUs per node × nodes).</source>
         <translation>张量并行规模 {tp} 要求 GPU 数能被 {tp} 整除；当前有 {world_size:,} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="55"/>
+        <location filename="../../engine/scenario/consistency.py" line="56"/>
         <source>Tensor-parallel × pipeline-parallel × context-parallel sizes ({tp} × {pp} × {cp} = {shards}) need a number of GPUs divisible by {shards}; there are {world_size:,} (GPUs per node × nodes).</source>
         <translation>张量并行 × 流水线并行 × 上下文并行规模（{tp} × {pp} × {cp} = {shards}）要求 GPU 数能被 {shards} 整除；当前有 {world_size:,} 块（每节点 GPU 数 × 节点数）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="64"/>
+        <location filename="../../engine/scenario/consistency.py" line="65"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} attention heads.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个注意力头。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="72"/>
+        <location filename="../../engine/scenario/consistency.py" line="73"/>
         <source>Tensor-parallel size {tp} must divide the model&apos;s {heads} Mamba heads and its {groups} Mamba groups.</source>
         <translation>张量并行规模 {tp} 必须整除模型的 {heads} 个 Mamba 头及其 {groups} 个 Mamba 组。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="79"/>
+        <location filename="../../engine/scenario/consistency.py" line="80"/>
         <source>Tensor-parallel size {tp} and the model&apos;s {kv_heads} key/value heads must divide one another.</source>
         <translation>张量并行规模 {tp} 与模型的 {kv_heads} 个键/值头必须能互相整除。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="88"/>
+        <location filename="../../engine/scenario/consistency.py" line="89"/>
         <source>Pipeline-parallel size {pp} cannot exceed the model&apos;s {layers} layers.</source>
         <translation>流水线并行规模 {pp} 不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="92"/>
+        <location filename="../../engine/scenario/consistency.py" line="93"/>
         <source>pp_schedule zbv runs two model chunks per rank: vpp 2.</source>
         <translation>pp_schedule zbv 每个 rank 运行两个模型块：vpp 须为 2。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="115"/>
+        <location filename="../../engine/scenario/consistency.py" line="116"/>
         <source>Recompute layers ({n}) cannot exceed the {largest} decoder layers of one pipeline stage&apos;s model chunk ({layers} layers over {chunks} chunks).</source>
         <translation>重算层数 ({n}) 不能超过一个流水线阶段模型块的 {largest} 个解码器层（{layers} 层分为 {chunks} 块）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="141"/>
+        <location filename="../../engine/scenario/consistency.py" line="142"/>
         <source>Expert parallelism needs a mixture-of-experts model; {model} has no experts.</source>
         <translation>专家并行需要混合专家（MoE）模型；{model} 没有专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="146"/>
+        <location filename="../../engine/scenario/consistency.py" line="147"/>
         <source>Expert-parallel size {ep} must divide the model&apos;s {n_experts} experts.</source>
         <translation>专家并行规模 {ep} 必须整除模型的 {n_experts} 个专家。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="155"/>
+        <location filename="../../engine/scenario/consistency.py" line="156"/>
         <source>Expert-parallel size {ep} must divide the {p} data-parallel copies (GPUs ÷ tensor-parallel ÷ pipeline-parallel size).</source>
         <translation>专家并行规模 {ep} 必须整除 {p} 个数据并行副本（GPU 数 ÷ 张量并行 ÷ 流水线并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="164"/>
+        <location filename="../../engine/scenario/consistency.py" line="165"/>
         <source>Expert tensor-parallel size {etp} must divide the {p} GPUs of a pipeline stage (tensor-parallel × data-parallel × context-parallel size).</source>
         <translation>专家张量并行规模 {etp} 必须整除一个流水线阶段的 {p} 个 GPU（张量并行 × 数据并行 × 上下文并行规模）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="172"/>
+        <location filename="../../engine/scenario/consistency.py" line="173"/>
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence ({seq_len} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="179"/>
+        <location filename="../../engine/scenario/consistency.py" line="180"/>
         <source>Context-parallel size {cp} must divide the sequence length ({seq_len} tokens).</source>
         <translation>上下文并行规模 {cp} 必须整除序列长度（{seq_len} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="189"/>
+        <location filename="../../engine/scenario/consistency.py" line="190"/>
         <source>FSDP full sharding is ZeRO-3; it cannot be combined with ZeRO stage {zero_stage}.</source>
         <translation>FSDP 完全分片即 ZeRO-3，不能与 ZeRO 阶段 {zero_stage} 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="198"/>
+        <location filename="../../engine/scenario/consistency.py" line="199"/>
         <source>Offloading to the CPU needs sharding: ZeRO stage 1 or more, or FSDP.</source>
         <translation>卸载到 CPU 需要分片：ZeRO 阶段 1 及以上，或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="202"/>
+        <location filename="../../engine/scenario/consistency.py" line="203"/>
         <source>Offloading the weights to the CPU needs ZeRO-3 or FSDP.</source>
         <translation>把权重卸载到 CPU 需要 ZeRO-3 或 FSDP。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="211"/>
+        <location filename="../../engine/scenario/consistency.py" line="212"/>
         <source>Frozen layers ({frozen}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>冻结层数（{frozen}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="217"/>
+        <location filename="../../engine/scenario/consistency.py" line="218"/>
         <source>LoRA layers ({adapted}) cannot exceed the model&apos;s {layers} layers.</source>
         <translation>LoRA 层数（{adapted}）不能超过模型的 {layers} 层。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="227"/>
+        <location filename="../../engine/scenario/consistency.py" line="228"/>
         <source>Adapted layers: {bad!r} is not a linear layer of this model; choose from {p}, or all linear layers (&quot;all-linear&quot;).</source>
         <translation>加适配器的层：{bad!r} 不是此模型的线性层；请从 {p} 中选择，或选所有线性层（&quot;all-linear&quot;）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="237"/>
+        <location filename="../../engine/scenario/consistency.py" line="238"/>
         <source>steps the optimizer during backward, so it cannot accumulate gradients over {ga} micro-batches: set grad_accum to 1.</source>
         <translation>在反向传播中执行优化器步，因此无法在 {ga} 个微批次上累积梯度：请把 grad_accum 设为 1。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="244"/>
+        <location filename="../../engine/scenario/consistency.py" line="245"/>
         <source>cannot be combined with optimizer offloading to the CPU.</source>
         <translation>不能与把优化器卸载到 CPU 同时使用。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/consistency.py" line="249"/>
+        <location filename="../../engine/scenario/consistency.py" line="250"/>
         <source>applies to LoRA and QLoRA only; the other methods already train these modules.</source>
         <translation>只适用于 LoRA 和 QLoRA；其他方法本来就训练这些模块。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="91"/>
+        <location filename="../../engine/memory/seeds.py" line="92"/>
         <source>Base model (seed 004)</source>
         <translation>基础模型（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="94"/>
+        <location filename="../../engine/memory/seeds.py" line="95"/>
         <source>N x 2 (LoRA) or N x 0.6 (QLoRA, &apos;typical setting&apos;)</source>
         <translation>N x 2（LoRA）或 N x 0.6（QLoRA，“典型设置”）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="102"/>
+        <location filename="../../engine/memory/seeds.py" line="103"/>
         <source>LoRA training states (seed 004)</source>
         <translation>LoRA 训练状态（seed 004）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="105"/>
+        <location filename="../../engine/memory/seeds.py" line="106"/>
         <source>N_lora x c_opt, N_lora = L x 18 x r x H</source>
         <translation>N_lora x c_opt, N_lora = L x 18 x r x H</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="122"/>
+        <location filename="../../engine/memory/seeds.py" line="123"/>
         <source>Activations (K-factor)</source>
         <translation>激活值（K 系数）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="125"/>
+        <location filename="../../engine/memory/seeds.py" line="126"/>
         <source>B x T x H x L x K x 2 bytes</source>
         <translation>B x T x H x L x K x 2 字节</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="137"/>
+        <location filename="../../engine/memory/seeds.py" line="138"/>
         <source>Activations (alpha x active params)</source>
         <translation>激活值（alpha x 激活参数量）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="140"/>
+        <location filename="../../engine/memory/seeds.py" line="141"/>
         <source>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</source>
         <translation>alpha x N_active, alpha = (bs/h)(5 + 5as/6h)</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="147"/>
+        <location filename="../../engine/memory/seeds.py" line="148"/>
         <source>Activations (per operation)</source>
         <translation>激活值（逐算子）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="150"/>
+        <location filename="../../engine/memory/seeds.py" line="151"/>
         <source>per layer 60bsh + 10bas^2 (flash removes the s^2 term; checkpointing keeps 2bsh)</source>
         <translation>每层 60bsh + 10bas^2（flash 去掉 s^2 项；激活检查点保留 2bsh）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="169"/>
+        <location filename="../../engine/memory/seeds.py" line="170"/>
         <source>Logits spike (fp32)</source>
         <translation>Logits 尖峰（fp32）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="172"/>
+        <location filename="../../engine/memory/seeds.py" line="173"/>
         <source>b x s x V x 4</source>
         <translation>b x s x V x 4</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="181"/>
+        <location filename="../../engine/memory/seeds.py" line="182"/>
         <source>EP all-to-all buffers</source>
         <translation>EP all-to-all 缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="184"/>
+        <location filename="../../engine/memory/seeds.py" line="185"/>
         <source>ep x capacity x h x 2 bytes x 2 directions</source>
         <translation>ep x capacity x h x 2 字节 x 2 个方向</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="192"/>
+        <location filename="../../engine/memory/seeds.py" line="193"/>
         <source>CUDA context (seed 000)</source>
         <translation>CUDA 上下文（seed 000）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/seeds.py" line="195"/>
+        <location filename="../../engine/memory/seeds.py" line="196"/>
         <source>1 GB</source>
         <translation>1 GB</translation>
     </message>
@@ -8648,82 +8648,82 @@ GPU-hour</source>
         <translation>数值精度</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="46"/>
+        <location filename="../../engine/planning/fit_options.py" line="47"/>
         <source>recomputation costs ~30-40% more compute</source>
         <translation>重算会多花约 30-40% 的计算量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="47"/>
+        <location filename="../../engine/planning/fit_options.py" line="48"/>
         <source>smaller micro-batches use the GPU less efficiently; same global batch, same maths</source>
         <translation>较小的微批次对 GPU 的利用率较低；全局批次不变，数学上等价</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="48"/>
+        <location filename="../../engine/planning/fit_options.py" line="49"/>
         <source>8-bit AdamW (bitsandbytes): optimizer states quantised, quality close to 32-bit AdamW</source>
         <translation>8-bit AdamW（bitsandbytes）：优化器状态被量化，效果接近 32-bit AdamW</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="49"/>
+        <location filename="../../engine/planning/fit_options.py" line="50"/>
         <source>LoRA trains only the adapters (a small fraction of the parameters): close to, not equal to, full fine-tuning</source>
         <translation>LoRA 只训练适配器（参数中的一小部分）：效果接近但不等同于全量微调</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="52"/>
+        <location filename="../../engine/planning/fit_options.py" line="53"/>
         <source>QLoRA is slower than LoRA (~+30-40% from dequantisation) and slightly lower quality</source>
         <translation>QLoRA 比 LoRA 慢（反量化带来约 +30-40% 的开销），效果也略差</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="53"/>
+        <location filename="../../engine/planning/fit_options.py" line="54"/>
         <source>the frozen weights are rounded to 16 bits; the adapters train as before</source>
         <translation>冻结权重舍入为 16 位；适配器照常训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="54"/>
+        <location filename="../../engine/planning/fit_options.py" line="55"/>
         <source>shorter sequences: less context per sample; long-context behaviour is not learned</source>
         <translation>序列更短：每个样本的上下文更少；学不到长上下文的能力</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="55"/>
+        <location filename="../../engine/planning/fit_options.py" line="56"/>
         <source>ZeRO adds communication (ZeRO-3/FSDP gathers weights every step)</source>
         <translation>ZeRO 会增加通信（ZeRO-3/FSDP 每步都要收集权重）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="56"/>
+        <location filename="../../engine/planning/fit_options.py" line="57"/>
         <source>TP needs fast NVLink inside the node (communication in every layer)</source>
         <translation>TP 需要节点内的高速 NVLink（每一层都有通信）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="57"/>
+        <location filename="../../engine/planning/fit_options.py" line="58"/>
         <source>PP adds pipeline bubbles (idle ~ (pp-1)/(grad_accum+pp-1) of the time)</source>
         <translation>PP 会引入流水线气泡（约 (pp-1)/(grad_accum+pp-1) 的时间处于空闲）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="58"/>
+        <location filename="../../engine/planning/fit_options.py" line="59"/>
         <source>Liger kernels (pip install liger-kernel): the same maths, usually a little faster</source>
         <translation>Liger 内核（pip install liger-kernel）：计算相同，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="59"/>
+        <location filename="../../engine/planning/fit_options.py" line="60"/>
         <source>offload: steps several times (up to 10x) slower, bound by PCIe; needs ample CPU RAM</source>
         <translation>卸载：受 PCIe 限制，每步慢好几倍（最多 10 倍）；需要充足的 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="69"/>
+        <location filename="../../engine/planning/fit_options.py" line="70"/>
         <source>turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="70"/>
+        <location filename="../../engine/planning/fit_options.py" line="71"/>
         <source>recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="73"/>
+        <location filename="../../engine/planning/fit_options.py" line="74"/>
         <source>recompute every layer</source>
         <translation>重算每一层</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="83"/>
+        <location filename="../../engine/planning/fit_options.py" line="84"/>
         <source>use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
@@ -8732,102 +8732,102 @@ GPU-hour</source>
         <translation type="vanished">微批次改为 {m}，梯度累积增加到 {k} 倍</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="98"/>
+        <location filename="../../engine/planning/fit_options.py" line="99"/>
         <source>use the 8-bit AdamW optimizer</source>
         <translation>使用 8-bit AdamW 优化器</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="148"/>
+        <location filename="../../engine/planning/fit_options.py" line="149"/>
         <source>use LoRA (r={rank}, all linear layers)</source>
         <translation>使用 LoRA（r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="149"/>
+        <location filename="../../engine/planning/fit_options.py" line="150"/>
         <source>use LoRA (r={rank})</source>
         <translation>使用 LoRA（r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="150"/>
+        <location filename="../../engine/planning/fit_options.py" line="151"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank}, all linear layers)</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}，所有线性层）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="151"/>
+        <location filename="../../engine/planning/fit_options.py" line="152"/>
         <source>use QLoRA ({bits}-bit base weights, r={rank})</source>
         <translation>使用 QLoRA（{bits}-bit 基础权重，r={rank}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="109"/>
+        <location filename="../../engine/planning/fit_options.py" line="110"/>
         <source>shard with ZeRO-1 (optimizer states)</source>
         <translation>用 ZeRO-1 切分（优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="43"/>
+        <location filename="../../engine/planning/fit_options.py" line="44"/>
         <source>set micro-batch to {m} and gradient accumulation to {ga} (the same global batch)</source>
         <translation>把微批次设为 {m}、梯度累积设为 {ga}（全局批次不变）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="45"/>
+        <location filename="../../engine/planning/fit_options.py" line="46"/>
         <source>set micro-batch to {m}</source>
         <translation>把微批次设为 {m}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="110"/>
+        <location filename="../../engine/planning/fit_options.py" line="111"/>
         <source>shard with ZeRO-2 (optimizer states and gradients)</source>
         <translation>用 ZeRO-2 切分（优化器状态和梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="111"/>
+        <location filename="../../engine/planning/fit_options.py" line="112"/>
         <source>shard with ZeRO-3 / FSDP full sharding</source>
         <translation>用 ZeRO-3 / FSDP 完全切分</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="112"/>
+        <location filename="../../engine/planning/fit_options.py" line="113"/>
         <source>shard with FSDP (weights, gradients and optimizer states)</source>
         <translation>用 FSDP 分片（权重、梯度和优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="117"/>
+        <location filename="../../engine/planning/fit_options.py" line="118"/>
         <source>shard over all {n} data-parallel GPUs instead of within groups of {group}</source>
         <translation>在全部 {n} 块数据并行 GPU 上分片，而不是在每 {group} 块一组内分片</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="122"/>
+        <location filename="../../engine/planning/fit_options.py" line="123"/>
         <source>use tensor parallelism tp={tp} with sequence parallelism</source>
         <translation>使用张量并行 tp={tp} 并开启序列并行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="126"/>
+        <location filename="../../engine/planning/fit_options.py" line="127"/>
         <source>use pipeline parallelism pp={pp}</source>
         <translation>使用流水线并行 pp={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="157"/>
+        <location filename="../../engine/planning/fit_options.py" line="158"/>
         <source>load the base model in {dtype} (frozen weights in 2 bytes, as most LoRA recipes do)</source>
         <translation>以 {dtype} 加载基座模型（冻结权重每个 2 字节，大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="186"/>
+        <location filename="../../engine/planning/fit_options.py" line="187"/>
         <source>move {share} of the optimizer states to CPU memory (Megatron&apos;s optimizer_offload_fraction)</source>
         <translation>将 {share} 的优化器状态移到 CPU 内存（Megatron 的 optimizer_offload_fraction）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="203"/>
+        <location filename="../../engine/planning/fit_options.py" line="204"/>
         <source>offload the optimizer states to CPU memory ({mechanism})</source>
         <translation>把优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="204"/>
+        <location filename="../../engine/planning/fit_options.py" line="205"/>
         <source>offload the optimizer states to CPU memory</source>
         <translation>把优化器状态卸载到 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="206"/>
+        <location filename="../../engine/planning/fit_options.py" line="207"/>
         <source>offload weights, gradients and optimizer states to CPU memory ({mechanism})</source>
         <translation>把权重、梯度和优化器状态卸载到 CPU 内存（{mechanism}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="208"/>
+        <location filename="../../engine/planning/fit_options.py" line="209"/>
         <source>offload optimizer states and weights to CPU memory</source>
         <translation>把优化器状态和权重卸载到 CPU 内存</translation>
     </message>
@@ -8879,162 +8879,162 @@ GPU-hour</source>
         <translation>把梯度累积设为 {n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="61"/>
+        <location filename="../../engine/planning/suggest.py" line="62"/>
         <source>Upgrade PyTorch to 2.1 or later (its foreach AdamW adds eps in place)</source>
         <translation>将 PyTorch 升级到 2.1 或更高版本（其 foreach AdamW 原地加上 eps）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="63"/>
+        <location filename="../../engine/planning/suggest.py" line="64"/>
         <source>the same training; check the torch release your other libraries pin</source>
         <translation>训练内容不变；请检查其他库所固定的 torch 版本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="66"/>
+        <location filename="../../engine/planning/suggest.py" line="67"/>
         <source>Use fused AdamW ({setting})</source>
         <translation>改用融合 AdamW（{setting}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="72"/>
+        <location filename="../../engine/planning/suggest.py" line="73"/>
         <source>Turn on activation checkpointing</source>
         <translation>开启激活检查点</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="73"/>
+        <location filename="../../engine/planning/suggest.py" line="74"/>
         <source>Recompute whole layers (full activation checkpointing)</source>
         <translation>重算整层（完整激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="76"/>
+        <location filename="../../engine/planning/suggest.py" line="77"/>
         <source>Turn on activation checkpointing and FlashAttention</source>
         <translation>开启激活检查点和 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77"/>
+        <location filename="../../engine/planning/suggest.py" line="78"/>
         <source>Use FlashAttention</source>
         <translation>使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="77"/>
+        <location filename="../../engine/planning/suggest.py" line="78"/>
         <source>Recompute whole layers (full activation checkpointing) and use FlashAttention</source>
         <translation>重算整层（完整激活检查点）并使用 FlashAttention</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="80"/>
+        <location filename="../../engine/planning/suggest.py" line="81"/>
         <source>recomputes each layer in backward: about 30-40% more compute</source>
         <translation>反向时重算每一层：计算量约增加 30-40%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="82"/>
+        <location filename="../../engine/planning/suggest.py" line="83"/>
         <source>the same maths in tiles: no attention-score matrix is kept</source>
         <translation>同样的计算分块进行：不保存注意力分数矩阵</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="84"/>
+        <location filename="../../engine/planning/suggest.py" line="85"/>
         <source>Recompute every layer (full activation checkpointing)</source>
         <translation>重算每一层（完全激活检查点）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="86"/>
+        <location filename="../../engine/planning/suggest.py" line="87"/>
         <source>the layers kept whole are recomputed too: one more forward each</source>
         <translation>原先完整保留的层也要重算：每层多一次前向计算</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="91"/>
+        <location filename="../../engine/planning/suggest.py" line="92"/>
         <source>pip install liger-kernel; the same training, usually a little faster</source>
         <translation>pip install liger-kernel；训练内容不变，通常还略快一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="93"/>
+        <location filename="../../engine/planning/suggest.py" line="94"/>
         <source>Halve the micro-batch to {micro_batch}, accumulate {steps} steps</source>
         <translation>将微批次减半为 {micro_batch}，梯度累积 {steps} 步</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="96"/>
+        <location filename="../../engine/planning/suggest.py" line="97"/>
         <source>same global batch; more, smaller steps are somewhat slower</source>
         <translation>全局批次不变；步数更多、每步更小，会稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="106"/>
+        <location filename="../../engine/planning/suggest.py" line="107"/>
         <source>Train LoRA adapters (r=16, all linear layers) instead of all weights</source>
         <translation>改为训练 LoRA 适配器（r=16，全部线性层），而不是全部权重</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="111"/>
+        <location filename="../../engine/planning/suggest.py" line="112"/>
         <source>trains far fewer parameters; quality can differ from a full fine-tune</source>
         <translation>训练的参数少得多；效果可能与全量微调不同</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="115"/>
+        <location filename="../../engine/planning/suggest.py" line="116"/>
         <source>Load the base model in {dtype} (as most LoRA recipes do)</source>
         <translation>以 {dtype} 加载基座模型（大多数 LoRA 配方都这样做）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="117"/>
+        <location filename="../../engine/planning/suggest.py" line="118"/>
         <source>the frozen weights in 2 bytes instead of 4; the adapters train as before</source>
         <translation>冻结权重每个 2 字节而不是 4 字节；适配器照常训练</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="122"/>
+        <location filename="../../engine/planning/suggest.py" line="123"/>
         <source>Quantise the base model to 4-bit (QLoRA)</source>
         <translation>将基础模型量化为 4-bit（QLoRA）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="124"/>
+        <location filename="../../engine/planning/suggest.py" line="125"/>
         <source>dequantisation makes steps ~30-40% slower than LoRA; small quality cost</source>
         <translation>反量化使每步比 LoRA 慢约 30-40%；效果略有损失</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="127"/>
+        <location filename="../../engine/planning/suggest.py" line="128"/>
         <source>Use an 8-bit optimizer (AdamW 8-bit)</source>
         <translation>使用 8-bit 优化器（AdamW 8-bit）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="129"/>
+        <location filename="../../engine/planning/suggest.py" line="130"/>
         <source>bitsandbytes 8-bit states; usually the same quality</source>
         <translation>bitsandbytes 8-bit 状态；效果通常不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="131"/>
+        <location filename="../../engine/planning/suggest.py" line="132"/>
         <source>Shorten sequences to {tokens} tokens</source>
         <translation>将序列缩短到 {tokens} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="133"/>
+        <location filename="../../engine/planning/suggest.py" line="134"/>
         <source>the model sees shorter contexts: changes what it learns</source>
         <translation>模型看到的上下文变短：会改变它学到的内容</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="135"/>
+        <location filename="../../engine/planning/suggest.py" line="136"/>
         <source>Shard weights, gradients and optimizer states (ZeRO-3 / FSDP)</source>
         <translation>对权重、梯度和优化器状态分片（ZeRO-3 / FSDP）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="137"/>
+        <location filename="../../engine/planning/suggest.py" line="138"/>
         <source>more communication: needs a fast interconnect</source>
         <translation>通信更多：需要高速互联</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="140"/>
+        <location filename="../../engine/planning/suggest.py" line="141"/>
         <source>Tensor parallelism TP={tp}</source>
         <translation>张量并行 TP={tp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="141"/>
+        <location filename="../../engine/planning/suggest.py" line="142"/>
         <source>splits every layer across GPUs: needs NVLink-class bandwidth</source>
         <translation>将每一层拆分到多块 GPU 上：需要 NVLink 级别的带宽</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="143"/>
+        <location filename="../../engine/planning/suggest.py" line="144"/>
         <source>Pipeline parallelism PP={pp}</source>
         <translation>流水线并行 PP={pp}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="145"/>
+        <location filename="../../engine/planning/suggest.py" line="146"/>
         <source>pipeline bubbles cost throughput unless many micro-batches are in flight</source>
         <translation>除非同时在途的微批次很多，否则流水线气泡会降低吞吐量</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="168"/>
+        <location filename="../../engine/planning/suggest.py" line="169"/>
         <source>the change its framework needs to run this layout</source>
         <translation>其框架运行此布局所需的改动</translation>
     </message>
@@ -9069,7 +9069,7 @@ GPU-hour</source>
         <translation>每一步都要等待这部分的 CPU AdamW：Megatron-Bridge 实测 25% 时步时 +88%，100% 时 +321%</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="240"/>
+        <location filename="../../engine/planning/suggest.py" line="241"/>
         <source>{users} users at once at {tokens} tokens</source>
         <translation>每人 {tokens} 个 token 时同时服务 {users} 个用户</translation>
     </message>
@@ -9212,7 +9212,7 @@ GPU-hour</source>
         <translation>config.json 的“{key}”必须列出互不重复的块编号，范围为 0 到 {last}（视觉塔深度减一）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="83"/>
+        <location filename="../../engine/configs/importing.py" line="84"/>
         <location filename="../../engine/configs/swift_config.py" line="91"/>
         <source>{name} does not hold a set of named settings, so it is not a training config.</source>
         <translation>{name} 不包含一组具名设置，因此不是训练配置。</translation>
@@ -9227,12 +9227,12 @@ GPU-hour</source>
         <translation>{name} 中有类型不符的设置（{detail}），无法导入。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="160"/>
+        <location filename="../../engine/configs/importing.py" line="161"/>
         <source>No file to import.</source>
         <translation>没有要导入的文件。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="163"/>
+        <location filename="../../engine/configs/importing.py" line="164"/>
         <source>At most {n} files make one job; {m} were given.</source>
         <translation>一个训练任务最多 {n} 个文件，实际给出了 {m} 个。</translation>
     </message>
@@ -9262,32 +9262,32 @@ GPU-hour</source>
         <translation>未导入 {ref}；请与此文件一起导入</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="269"/>
+        <location filename="../../engine/configs/importing.py" line="270"/>
         <source>says {key} = {value!r} but {other} says {kept!r}; kept {kept!r}</source>
         <translation>此处为 {key} = {value!r}，但 {other} 为 {kept!r}；保留 {kept!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed_merged.py" line="26"/>
+        <location filename="../../engine/configs/deepspeed_merged.py" line="27"/>
         <source>DeepSpeed trains 16-bit weights with fp32 master weights in its optimizer</source>
         <translation>DeepSpeed 训练 16 位权重，并在优化器中保留 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed_merged.py" line="37"/>
+        <location filename="../../engine/configs/deepspeed_merged.py" line="38"/>
         <source>DeepSpeed casts the whole model, adapters included, to the 16-bit dtype</source>
         <translation>DeepSpeed 会把整个模型（包括适配器）转换为 16 位数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="293"/>
+        <location filename="../../engine/configs/importing.py" line="294"/>
         <source>{key} = {value!r}: not modelled yet (the planner has no &apos;{key}&apos; setting)</source>
         <translation>{key} = {value!r}：尚未建模（规划器没有“{key}”设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="199"/>
+        <location filename="../../engine/configs/importing.py" line="200"/>
         <source>no model preset matched; pick the model in the planner</source>
         <translation>没有匹配的模型预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="103"/>
+        <location filename="../../engine/configs/importing.py" line="104"/>
         <source>{name} is a scenario of this planner, not a training config: open it instead (File &gt; Open a scenario file in the window; `estimate {name}` on the command line).</source>
         <translation>{name} 是本规划器的场景文件，不是训练配置：请直接打开它（窗口中的“文件 &gt; 打开场景文件”；命令行中的 `estimate {name}`）。</translation>
     </message>
@@ -9296,52 +9296,52 @@ GPU-hour</source>
         <translation type="vanished">{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="115"/>
+        <location filename="../../engine/configs/importing.py" line="116"/>
         <source>{name} is not a training config the planner knows (DeepSpeed, accelerate, TrainingArguments/TRL, torchtune, axolotl, LLaMA-Factory, ms-swift, torchtitan, verl, OpenRLHF, mlx-lm or a Megatron-LM script).</source>
         <translation>{name} 不是规划器认识的训练配置（DeepSpeed、accelerate、TrainingArguments/TRL、torchtune、axolotl、LLaMA-Factory、ms-swift、torchtitan、verl、OpenRLHF、mlx-lm 或 Megatron-LM 脚本）。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="205"/>
+        <location filename="../../engine/configs/importing.py" line="206"/>
         <source>training configs do not name the GPU; choose it in the planner</source>
         <translation>训练配置不指明 GPU；请在规划器中选择</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="217"/>
+        <location filename="../../engine/configs/importing.py" line="218"/>
         <source>not in the files: the planner&apos;s default</source>
         <translation>文件中未给出：使用规划器的默认值</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="233"/>
+        <location filename="../../engine/configs/importing.py" line="234"/>
         <source>not in the files: the least the files&apos; parallel layout needs</source>
         <translation>文件中未给出：取文件中并行布局所需的最少数量</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="368"/>
+        <location filename="../../engine/configs/importing.py" line="369"/>
         <source>{key} = {value} rejected: {why}</source>
         <translation>{key} = {value} 被拒绝：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="383"/>
+        <location filename="../../engine/configs/importing.py" line="384"/>
         <source>{n} trainable layers of {layers}: nothing frozen</source>
         <translation>{layers} 层中有 {n} 层可训练：没有冻结任何层</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="393"/>
+        <location filename="../../engine/configs/importing.py" line="394"/>
         <source>{n} trainable layers of the model&apos;s {layers}</source>
         <translation>模型共 {layers} 层，其中 {n} 层可训练</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="409"/>
+        <location filename="../../engine/configs/importing.py" line="410"/>
         <source>adapters on the top {n} of the model&apos;s {layers} layers (layers_to_transform)</source>
         <translation>适配器位于模型 {layers} 层中的顶部 {n} 层（layers_to_transform）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/importing.py" line="413"/>
+        <location filename="../../engine/configs/importing.py" line="414"/>
         <source>adapters on layers {indices} of {layers}: only the top layers can be stated (lora_layers)</source>
         <translation>适配器位于 {layers} 层中的第 {indices} 层：只能表示顶部的若干层（lora_layers）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/deepspeed_merged.py" line="63"/>
+        <location filename="../../engine/configs/deepspeed_merged.py" line="64"/>
         <source>&quot;auto&quot;: {factor:g} x hidden_size^2 ({hidden}), as the HF Trainer fills it</source>
         <translation>&quot;auto&quot;：{factor:g} × hidden_size²（{hidden}），与 HF Trainer 的填充方式相同</translation>
     </message>
@@ -9448,37 +9448,37 @@ GPU-hour</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="165"/>
+        <location filename="../../engine/configs/exporting.py" line="166"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="226"/>
+        <location filename="../../engine/configs/exporting.py" line="227"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="307"/>
+        <location filename="../../engine/configs/exporting.py" line="308"/>
         <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
         <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="31"/>
+        <location filename="../../engine/configs/export_native.py" line="32"/>
         <source>torchtune has no builder for the custom model &apos;{name}&apos;; pick a preset model.</source>
         <translation>torchtune 没有自定义模型“{name}”的构建函数；请选择一个预设模型。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="42"/>
+        <location filename="../../engine/configs/export_native.py" line="43"/>
         <source>torchtune has no builder for the model &apos;{name}&apos;.</source>
         <translation>torchtune 没有模型“{name}”的构建函数。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="99"/>
+        <location filename="../../engine/configs/export_native.py" line="100"/>
         <source>torchtitan has no model flavour for &apos;{name}&apos;; pick Llama 3.1 or Qwen3.</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="257"/>
+        <location filename="../../engine/configs/export_native.py" line="258"/>
         <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -9543,7 +9543,7 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="385"/>
+        <location filename="../../engine/timing/model.py" line="389"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -9590,17 +9590,17 @@ GPU-hour</source>
         <translation>搜索已达到 {n} 次显存估算的上限：对这个规模很大的设置，只尝试了最有希望的布局。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="45"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="46"/>
         <source>Replicated embedding gradient (tensor parallel)</source>
         <translation>复制的嵌入梯度（张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="48"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="49"/>
         <source>PyTorch&apos;s Rowwise embedding: a full vocab x hidden gradient on every tp rank</source>
         <translation>PyTorch 的 Rowwise 嵌入：每个 tp rank 上都有完整的 词表 x 隐藏维 梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="65"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="66"/>
         <source>Losses of micro-batches in flight (last stage)</source>
         <translation>在途微批次的损失（最后阶段）</translation>
     </message>
@@ -9609,52 +9609,52 @@ GPU-hour</source>
         <translation type="vanished">（在途微批次数 - 1）x b·s·V x 4（fp32 log-softmax）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="68"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="69"/>
         <source>(micro-batches in flight - 1) x what one loss saves for its backward (the fp32 log-softmax b·s·V x 4 with the standard loss)</source>
         <translation>（在途微批次数 - 1）x 一个损失为反向传播保存的张量（标准损失为 fp32 log-softmax，b·s·V x 4）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="83"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="84"/>
         <source>Pipeline receive buffers and kept outputs</source>
         <translation>流水线接收缓冲区和保留的输出</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="86"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="87"/>
         <source>one activation and one gradient receive buffer per micro-batch (b·s·h); the last stage keeps every micro-batch&apos;s logits returned by the schedule, or, when the schedule does not return them (torchtitan), the logits of the micro-batches in flight until their backward</source>
         <translation>每个微批次一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h）；最后阶段保留调度器返回的每个微批次的 logits，若调度器不返回它们（torchtitan），则保留尚在进行中的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="91"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="92"/>
         <source>DeepSpeed&apos;s pipeline engine: one activation and one gradient receive buffer (b·s·h), allocated once and reused by every micro-batch; the last stage keeps the logits of the micro-batch in flight until its backward</source>
         <translation>DeepSpeed 的流水线引擎：一个激活接收缓冲区和一个梯度接收缓冲区（b·s·h），只分配一次，所有微批次复用；最后一个阶段保留正在处理的微批次的 logits，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="119"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="120"/>
         <source>Pipeline gradient receive buffer</source>
         <translation>流水线梯度接收缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="122"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="123"/>
         <source>Megatron: the gradient of one micro-batch&apos;s stage output (b·s·h), received for its backward; activations are received as the stage&apos;s saved input and outputs are freed once sent</source>
         <translation>Megatron：一个微批次阶段输出的梯度（b·s·h），为其反向传播而接收；激活值作为该阶段保存的输入接收，输出发送后即释放</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="145"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="146"/>
         <source>Sent stage outputs kept until backward</source>
         <translation>已发送的流水线阶段输出（保留到反向传播）</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="148"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="149"/>
         <source>Megatron-LM of 2021: each micro-batch&apos;s stage output (b·s·h) stays in output_tensors after it is sent, until its backward</source>
         <translation>2021 年的 Megatron-LM：每个微批次的阶段输出（b·s·h）发送后仍留在 output_tensors 中，直到其反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="203"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="204"/>
         <source>FSDP2 gathered parameters and gradient buffers</source>
         <translation>FSDP2 聚合的参数和梯度缓冲区</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/parallelism/components.py" line="206"/>
+        <location filename="../../engine/memory/parallelism/components.py" line="207"/>
         <source>root unit (embeddings, norm, lm_head) unsharded all step + one layer gathered (two in backward, all without reshard after forward) + a layer&apos;s gradients and reduce-scatter buffer</source>
         <translation>根单元（嵌入、归一化、lm_head）整步不分片 + 一层聚合（反向时两层；前向后不重新分片时为全部层）+ 一层的梯度和 reduce-scatter 缓冲区</translation>
     </message>
@@ -9790,7 +9790,7 @@ GPU-hour</source>
         <translation>dp_shard_size × dp_replicate_size × 张量并行 × 上下文并行规模：axolotl 的并行配置所对应的 GPU 数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="273"/>
+        <location filename="../../engine/configs/common.py" line="279"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
@@ -9805,7 +9805,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/common.py" line="74"/>
-        <location filename="../../engine/configs/torchtune.py" line="230"/>
+        <location filename="../../engine/configs/torchtune.py" line="231"/>
         <source>does not affect GPU memory</source>
         <translation>不影响 GPU 显存</translation>
     </message>
@@ -9814,32 +9814,32 @@ GPU-hour</source>
         <translation type="vanished">规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="125"/>
+        <location filename="../../engine/configs/common.py" line="131"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="148"/>
+        <location filename="../../engine/configs/common.py" line="154"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="156"/>
+        <location filename="../../engine/configs/common.py" line="162"/>
         <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="188"/>
+        <location filename="../../engine/configs/common.py" line="194"/>
         <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="397"/>
+        <location filename="../../engine/configs/common.py" line="406"/>
         <source>a projector trained beside a frozen vision tower is not modelled apart: both are counted frozen</source>
         <translation>视觉塔冻结而单独训练投影层的情况未单独建模：两者都按冻结计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="165"/>
+        <location filename="../../engine/configs/common.py" line="171"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
@@ -9849,28 +9849,28 @@ GPU-hour</source>
         <translation>规划器不读取</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="239"/>
+        <location filename="../../engine/configs/common.py" line="245"/>
         <source>{name} keeps its fp32 states in unified memory that bitsandbytes pages to CPU memory when the GPU runs short; the planner has no paged 32-bit AdamW and counts the states on the GPU, an upper bound</source>
         <translation>{name} 把 fp32 优化器状态放在统一内存中，GPU 显存不足时 bitsandbytes 会将其换页到 CPU 内存；规划器没有分页的 32 位 AdamW，按状态全部驻留 GPU 计算，为上限估计</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="259"/>
+        <location filename="../../engine/configs/common.py" line="265"/>
         <location filename="../../engine/configs/verl.py" line="148"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="322"/>
+        <location filename="../../engine/configs/common.py" line="328"/>
         <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="352"/>
+        <location filename="../../engine/configs/common.py" line="358"/>
         <source>expected layer indices, found {value!r}</source>
         <translation>应为层序号，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="382"/>
+        <location filename="../../engine/configs/common.py" line="388"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
@@ -10088,32 +10088,37 @@ GPU-hour</source>
         <translation type="vanished">Megatron 默认 --optimizer adam（带 --weight-decay 的 AdamW）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="60"/>
+        <location filename="../../engine/configs/megatron_model.py" line="105"/>
         <source>the model&apos;s shape (--num-layers, --hidden-size, --num-attention-heads) is incomplete</source>
         <translation>模型形状（--num-layers、--hidden-size、--num-attention-heads）不完整</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="74"/>
+        <location filename="../../engine/configs/megatron_model.py" line="67"/>
         <source>a GPT-style model (LayerNorm, GELU MLP) is not modelled; pick the model in the planner</source>
         <translation>GPT 式模型（LayerNorm、GELU MLP）尚未建模；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="97"/>
+        <location filename="../../engine/configs/megatron_model.py" line="92"/>
         <source>a SwiGLU model with LayerNorm: read as Llama&apos;s shape with RMSNorm (one bias of the model&apos;s width less per norm, the same saved input)</source>
         <translation>使用 LayerNorm 的 SwiGLU 模型：按 Llama 的结构（RMSNorm）读取（每个归一化层少一个模型宽度的偏置，保存的输入相同）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="106"/>
+        <location filename="../../engine/configs/megatron_model.py" line="108"/>
+        <source>{flag} {value!r} is not a whole number of at least 1, so the model&apos;s shape is not read; pick the model in the planner</source>
+        <translation>{flag} {value!r} 不是不小于 1 的整数，因此不读取模型形状；请在规划器中选择模型</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/megatron_model.py" line="125"/>
         <source>the script&apos;s shape (layers, widths, heads, vocabulary) is {name}&apos;s</source>
         <translation>脚本的结构（层数、宽度、注意力头、词表）与 {name} 相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="109"/>
+        <location filename="../../engine/configs/megatron_model.py" line="128"/>
         <source>the script&apos;s shape (layers, widths, heads, vocabulary) is {name}&apos;s; its norm is LayerNorm ({flag}) where {name} has RMSNorm: one bias of the model&apos;s width more per norm, the same saved input</source>
         <translation>脚本的结构（层数、宽度、注意力头、词表）与 {name} 相同；其归一化为 LayerNorm（{flag}），而 {name} 使用 RMSNorm：每个归一化层多一个模型宽度的偏置，保存的输入相同</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="142"/>
+        <location filename="../../engine/configs/megatron_model.py" line="76"/>
         <source>the vocabulary size is unknown (no --vocab-size); pick the model in the planner</source>
         <translation>词表大小未知（没有 --vocab-size）；请在规划器中选择模型</translation>
     </message>
@@ -10129,7 +10134,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/configs/swift.py" line="106"/>
-        <location filename="../../engine/configs/swift_megatron.py" line="168"/>
+        <location filename="../../engine/configs/swift_megatron.py" line="171"/>
         <source>tuner &apos;{tuner}&apos; is not modelled yet</source>
         <translation>微调方式“{tuner}”尚未建模</translation>
     </message>
@@ -10204,82 +10209,82 @@ GPU-hour</source>
         <translation>torchtitan 的注意力使用 scaled_dot_product_attention</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="84"/>
+        <location filename="../../engine/configs/torchtune.py" line="85"/>
         <source>unknown dtype {dtype!r}</source>
         <translation>未知的数据类型 {dtype!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="86"/>
+        <location filename="../../engine/configs/torchtune.py" line="87"/>
         <source>torchtune recipes default to dtype bf16</source>
         <translation>torchtune 配方默认 dtype 为 bf16</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="104"/>
+        <location filename="../../engine/configs/torchtune.py" line="105"/>
         <source>null: the length of the longest sample; set seq_len in the planner</source>
         <translation>null：取最长样本的长度；请在规划器中设置序列长度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="120"/>
+        <location filename="../../engine/configs/torchtune.py" line="121"/>
         <source>optimizer {comp} is not modelled yet</source>
         <translation>优化器 {comp} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="131"/>
+        <location filename="../../engine/configs/torchtune.py" line="132"/>
         <source>loss {_component} is not modelled yet</source>
         <translation>损失函数 {_component} 尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="145"/>
+        <location filename="../../engine/configs/torchtune.py" line="146"/>
         <source>the GPU count is given to `tune run --nproc_per_node`, not in the recipe: at least the tensor-parallel degree</source>
         <translation>GPU 数量由 `tune run --nproc_per_node` 给出，不在配方中：至少为张量并行度</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="157"/>
+        <location filename="../../engine/configs/torchtune.py" line="158"/>
         <source>sharding of embeddings and output apart is not modelled yet</source>
         <translation>嵌入层和输出层单独分片尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="170"/>
+        <location filename="../../engine/configs/torchtune.py" line="171"/>
         <source>DoRA ({comp}) is not modelled yet</source>
         <translation>DoRA（{comp}）尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="179"/>
+        <location filename="../../engine/configs/torchtune.py" line="180"/>
         <source>model builder {comp} is not a preset; pick the model in the planner</source>
         <translation>模型构建函数 {comp} 不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="188"/>
+        <location filename="../../engine/configs/torchtune.py" line="189"/>
         <source>torchtune builds the model, LoRA adapters included, under training.set_default_dtype(dtype) (recipes/lora_finetune_*.py _setup_model): the adapters are in the model dtype</source>
         <translation>torchtune 在 training.set_default_dtype(dtype) 下构建模型（包括 LoRA 适配器）（recipes/lora_finetune_*.py 的 _setup_model）：适配器使用模型的数据类型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="196"/>
+        <location filename="../../engine/configs/torchtune.py" line="197"/>
         <source>torchtune QLoRA quantises base weights to NF4</source>
         <translation>torchtune QLoRA 将基础权重量化为 NF4</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/torchtune.py" line="201"/>
+        <location filename="../../engine/configs/torchtune.py" line="202"/>
         <source>torchtune&apos;s NF4Tensor (torchao) keeps per-block scales quantised once, with no second-level quantisation of the constants</source>
         <translation>torchtune 的 NF4Tensor（torchao）对每块缩放系数只量化一次，不对常数做二次量化</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="255"/>
+        <location filename="../../engine/memory/detailed.py" line="256"/>
         <source>Logits kept by the training loop</source>
         <translation>训练循环保留的 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/detailed.py" line="258"/>
+        <location filename="../../engine/memory/detailed.py" line="259"/>
         <source>the loop&apos;s logits variable holds b·s·V (fp32 after Fabric&apos;s output cast) through backward and the optimizer step, until the next forward returns</source>
         <translation>训练循环的 logits 变量在反向传播和优化器步骤期间一直持有 b·s·V（经 Fabric 输出转换后为 fp32），直到下一次前向返回</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="197"/>
+        <location filename="../../engine/memory/stage_states.py" line="198"/>
         <source>ZeRO-3 gradient bucket</source>
         <translation>ZeRO-3 梯度桶</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/stage_states.py" line="199"/>
+        <location filename="../../engine/memory/stage_states.py" line="200"/>
         <source>reduce_bucket_size elements x gradient bytes, allocated once (DeepSpeed contiguous_gradients)</source>
         <translation>reduce_bucket_size 个元素 x 梯度字节数，只分配一次（DeepSpeed contiguous_gradients）</translation>
     </message>
@@ -10880,12 +10885,12 @@ GPU-hour</source>
         <translation>不是有效的场景键。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/fit_options.py" line="86"/>
+        <location filename="../../engine/planning/fit_options.py" line="87"/>
         <source>use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/suggest.py" line="89"/>
+        <location filename="../../engine/planning/suggest.py" line="90"/>
         <source>Use Liger kernels (fused, memory-saving training kernels)</source>
         <translation>使用 Liger 内核（融合的、节省显存的训练内核）</translation>
     </message>
@@ -10910,67 +10915,67 @@ GPU-hour</source>
         <translation>训练配置没有说明 GPU 数量；你设置中的数量被提高到文件中并行布局所需的最小值</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="21"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="22"/>
         <source>A reference with the adapters switched off needs LoRA or QLoRA training; with method {method} choose a separate or precomputed reference.</source>
         <translation>关闭适配器作为参考模型需要 LoRA 或 QLoRA 训练；方法为 {method} 时请选择独立副本或预先计算的参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="25"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="26"/>
         <source>{objective} generates new completions every step, so their reference log-probs cannot be computed before training; choose a separate or adapter-off reference.</source>
         <translation>{objective} 每一步都生成新的回答，其参考对数概率无法在训练前算好；请选择独立副本或关闭适配器的参考。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="30"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="31"/>
         <source>Only PPO trains a critic (value model); set the critic to none for {objective}.</source>
         <translation>只有 PPO 训练评论家（价值模型）；{objective} 请把评论家设为无。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="36"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="37"/>
         <source>The mean prompt ({mean} tokens) cannot be longer than the prompt length it is padded to ({cap} tokens).</source>
         <translation>平均提示（{mean} 个 token）不能长于它被填充到的提示长度（{cap} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="53"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="54"/>
         <source>Tokens per micro-batch ({tokens}) must hold at least one whole sequence: the prompt and the longest completion ({longest} tokens).</source>
         <translation>每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列：提示加最长补全（{longest} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="58"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="59"/>
         <source>The critic&apos;s tokens per micro-batch ({tokens}) must hold at least one whole sequence: the prompt and the longest completion ({longest} tokens).</source>
         <translation>评论家每个微批次的 token 数（{tokens}）必须至少容纳一条完整序列：提示加最长补全（{longest} 个 token）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="70"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="71"/>
         <source>Ulysses sequence parallelism {sp} must divide the model&apos;s {heads} attention heads, and divide or be a multiple of its {kv} key/value heads.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除模型的 {heads} 个注意力头，并且整除或是其 {kv} 个键/值头的倍数。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="74"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="75"/>
         <source>Ulysses sequence parallelism {sp} must divide the {dp} data-parallel GPUs.</source>
         <translation>Ulysses 序列并行度 {sp} 必须整除 {dp} 个数据并行 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="81"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="82"/>
         <source>A generation engine on GPUs of its own needs the number of those GPUs (rollout GPUs).</source>
         <translation>在独立 GPU 上运行的生成引擎需要给出这些 GPU 的数量（生成 GPU）。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="84"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="85"/>
         <source>The generation engine&apos;s tensor-parallel size {tp} must divide its {gpus} GPUs.</source>
         <translation>生成引擎的张量并行规模 {tp} 必须整除它的 {gpus} 块 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="88"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="89"/>
         <source>The engine can share the trainer&apos;s weights only on the same GPUs (colocated).</source>
         <translation>只有在同一批 GPU 上（共置）引擎才能与训练共用权重。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="91"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="92"/>
         <source>The colocated generation engine&apos;s tensor-parallel size {tp} must divide the {gpus} training GPUs.</source>
         <translation>共置生成引擎的张量并行规模 {tp} 必须整除 {gpus} 块训练 GPU。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/posttraining_checks.py" line="96"/>
+        <location filename="../../engine/scenario/posttraining_checks.py" line="97"/>
         <source>{objective} compares completions of the same prompt, so it needs at least 2 generations per prompt.</source>
         <translation>{objective} 比较同一提示的多个回答，每个提示至少需要生成 2 个回答。</translation>
     </message>
@@ -11109,97 +11114,97 @@ GPU-hour</source>
         <translation>只为回答部分的 token 计算的损失路径 logits 张量（logits_to_keep）：估算器的 b·s·V 项 × 回答长度 /（提示长度 + 回答长度）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="31"/>
+        <location filename="../../engine/posttraining/models.py" line="32"/>
         <source>Critic weights</source>
         <translation>评论家（价值模型）权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="32"/>
+        <location filename="../../engine/posttraining/models.py" line="33"/>
         <source>Critic frozen weights</source>
         <translation>评论家冻结权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="33"/>
+        <location filename="../../engine/posttraining/models.py" line="34"/>
         <source>Critic fp32 master weights</source>
         <translation>评论家 fp32 主权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="34"/>
+        <location filename="../../engine/posttraining/models.py" line="35"/>
         <source>Critic gradients</source>
         <translation>评论家梯度</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="35"/>
+        <location filename="../../engine/posttraining/models.py" line="36"/>
         <source>Critic optimizer states</source>
         <translation>评论家优化器状态</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="36"/>
+        <location filename="../../engine/posttraining/models.py" line="37"/>
         <source>Critic activations (decoder layers)</source>
         <translation>评论家激活（解码器层）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="37"/>
+        <location filename="../../engine/posttraining/models.py" line="38"/>
         <source>Critic value head and loss</source>
         <translation>评论家价值头与损失</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="38"/>
+        <location filename="../../engine/posttraining/models.py" line="39"/>
         <source>Critic final norm and value head inputs</source>
         <translation>评论家最终归一化与价值头输入</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="39"/>
+        <location filename="../../engine/posttraining/models.py" line="40"/>
         <source>Critic input ids and rotary tables</source>
         <translation>评论家输入 id 与旋转位置表</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="40"/>
+        <location filename="../../engine/posttraining/models.py" line="41"/>
         <source>Critic backward scratch (one layer&apos;s gradients)</source>
         <translation>评论家反向临时空间（一层的梯度）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="41"/>
+        <location filename="../../engine/posttraining/models.py" line="42"/>
         <source>Critic optimizer step temporaries</source>
         <translation>评论家优化器步临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="44"/>
+        <location filename="../../engine/posttraining/models.py" line="45"/>
         <source>Critic model states (other)</source>
         <translation>评论家模型状态（其他）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="45"/>
+        <location filename="../../engine/posttraining/models.py" line="46"/>
         <source>Critic activations (other)</source>
         <translation>评论家激活（其他）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="47"/>
+        <location filename="../../engine/posttraining/models.py" line="48"/>
         <source>Critic temporaries</source>
         <translation>评论家临时张量</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="114"/>
+        <location filename="../../engine/posttraining/models.py" line="115"/>
         <source>Reference model (frozen copy)</source>
         <translation>参考模型（冻结副本）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="115"/>
+        <location filename="../../engine/posttraining/models.py" line="116"/>
         <source>(language-model parameters / (tp x pp x ZeRO-3 data-parallel shards) + vision tower / its shards) x compute bytes; a QLoRA policy&apos;s reference is quantised like its base</source>
         <translation>（语言模型参数量 /（tp × pp × ZeRO-3 数据并行分片数）+ 视觉塔 / 其分片数）× 计算精度字节数；QLoRA 策略的参考模型与其基座一样量化</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="123"/>
+        <location filename="../../engine/posttraining/models.py" line="124"/>
         <source>Reward model</source>
         <translation>奖励模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/models.py" line="125"/>
+        <location filename="../../engine/posttraining/models.py" line="126"/>
         <source>reward model parameters x compute bytes / shards</source>
         <translation>奖励模型参数量 × 计算精度字节数 / 分片数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="80"/>
+        <location filename="../../engine/posttraining/phases.py" line="81"/>
         <source>Generation engine weights</source>
         <translation>生成引擎权重</translation>
     </message>
@@ -11208,125 +11213,125 @@ GPU-hour</source>
         <translation type="vanished">策略模型参数量 × 引擎中的字节数 / rollout_tp</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="88"/>
+        <location filename="../../engine/posttraining/phases.py" line="89"/>
         <source>Generation engine activations and overheads</source>
         <translation>生成引擎激活值与开销</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="89"/>
+        <location filename="../../engine/posttraining/phases.py" line="90"/>
         <source>the engine&apos;s profile-run peak (forward of max_num_batched_tokens or the sampler&apos;s logits), non-torch memory and CUDA graphs (engine/serving)</source>
         <translation>引擎试运行的峰值（max_num_batched_tokens 的前向或采样器的 logits）、非 torch 显存和 CUDA 图（engine/serving）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="93"/>
+        <location filename="../../engine/posttraining/phases.py" line="94"/>
         <source>Generation engine KV cache</source>
         <translation>生成引擎 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="94"/>
+        <location filename="../../engine/posttraining/phases.py" line="95"/>
         <source>gpu_memory_utilization x capacity - weights - profile peak - non-torch memory, in whole blocks (engine/serving, vLLM gpu_worker.py)</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 试运行峰值 - 非 torch 显存，按整块计（engine/serving，vLLM gpu_worker.py）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="132"/>
+        <location filename="../../engine/posttraining/phases.py" line="133"/>
         <source>generate() KV cache</source>
         <translation>generate() 的 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="133"/>
+        <location filename="../../engine/posttraining/phases.py" line="134"/>
         <source>per layer K and V of every sequence of the step at full length</source>
         <translation>本步每条序列在完整长度下每层的 K 和 V</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="136"/>
+        <location filename="../../engine/posttraining/phases.py" line="137"/>
         <source>Weights gathered for generate()</source>
         <translation>为 generate() 聚合的权重</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="137"/>
+        <location filename="../../engine/posttraining/phases.py" line="138"/>
         <source>ZeRO-3 gathers the whole model for generation (TRL ds3_gather_for_generation, default true)</source>
         <translation>ZeRO-3 为生成聚合整个模型（TRL ds3_gather_for_generation，默认开启）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="153"/>
+        <location filename="../../engine/posttraining/phases.py" line="154"/>
         <source>Value model gathered for generate()</source>
         <translation>为 generate() 聚合的价值模型</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="154"/>
+        <location filename="../../engine/posttraining/phases.py" line="155"/>
         <source>the value model&apos;s parameters (backbone + score head) x compute bytes: TRL gathers the policy-and-value wrapper whole under ZeRO-3</source>
         <translation>价值模型的参数（主干 + 打分头）× 计算字节数：ZeRO-3 下 TRL 将策略与价值模型的包装整体聚合</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="159"/>
+        <location filename="../../engine/posttraining/phases.py" line="160"/>
         <source>generate() sampling scores</source>
         <translation>generate() 的采样分数</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="160"/>
+        <location filename="../../engine/posttraining/phases.py" line="161"/>
         <source>2 x 4 bytes x sequences x completion_len x vocab: fp32 scores of each new token (output_scores) and their stacked copy</source>
         <translation>2 × 4 字节 × 序列数 × completion_len × 词表：每个新 token 的 fp32 分数（output_scores）及其堆叠副本</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="219"/>
+        <location filename="../../engine/posttraining/phases.py" line="220"/>
         <source>Old-policy log-probs forward</source>
         <translation>旧策略对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="224"/>
+        <location filename="../../engine/posttraining/phases.py" line="225"/>
         <source>Policy forward over the KL (mismatched) batch</source>
         <translation>策略模型对 KL（错配）批次的前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="311"/>
+        <location filename="../../engine/posttraining/phases.py" line="312"/>
         <source>Reference forward during the training step</source>
         <translation>训练步内的参考模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="312"/>
+        <location filename="../../engine/posttraining/phases.py" line="313"/>
         <source>the reference forward&apos;s peak (no_grad, one layer or the head at a time) less the policy&apos;s logits freed before it runs</source>
         <translation>参考模型前向的峰值（no_grad，每次一层或输出头）减去其运行前已释放的策略 logits</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="255"/>
-        <location filename="../../engine/posttraining/phases.py" line="324"/>
+        <location filename="../../engine/posttraining/phases.py" line="256"/>
+        <location filename="../../engine/posttraining/phases.py" line="325"/>
         <source>Reference log-probs forward</source>
         <translation>参考模型对数概率前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="81"/>
+        <location filename="../../engine/posttraining/phases.py" line="82"/>
         <source>policy parameters x engine bytes / rollout_tp, the routers, norms and MLA&apos;s down-projections whole on every engine rank</source>
         <translation>策略模型参数量 × 引擎中的字节数 / rollout_tp，路由器、归一化层和 MLA 的降维投影在每个引擎 rank 上完整保存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="232"/>
-        <location filename="../../engine/posttraining/phases.py" line="262"/>
+        <location filename="../../engine/posttraining/phases.py" line="233"/>
+        <location filename="../../engine/posttraining/phases.py" line="263"/>
         <source>Reward model forward</source>
         <translation>奖励模型前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="238"/>
-        <location filename="../../engine/posttraining/phases.py" line="259"/>
+        <location filename="../../engine/posttraining/phases.py" line="239"/>
+        <location filename="../../engine/posttraining/phases.py" line="260"/>
         <source>Critic values forward</source>
         <translation>评论家价值前向</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="274"/>
+        <location filename="../../engine/posttraining/phases.py" line="275"/>
         <source>Per-token loss tensors (log-probs, ratios, KL)</source>
         <translation>逐 token 的损失张量（对数概率、比率、KL）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="275"/>
+        <location filename="../../engine/posttraining/phases.py" line="276"/>
         <source>tensors per completion token x 4 bytes: new, old and reference log-probs, ratio, clipped ratio, KL, surrogate losses (preference objectives: chosen/rejected log-probs)</source>
         <translation>每个回答 token 的张量数 × 4 字节：新、旧和参考对数概率、比率、截断比率、KL、替代损失（偏好目标：选中/拒绝回答的对数概率）</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="370"/>
+        <location filename="../../engine/posttraining/phases.py" line="371"/>
         <source>Weight-sync staging</source>
         <translation>权重同步暂存</translation>
     </message>
     <message>
-        <location filename="../../engine/posttraining/phases.py" line="371"/>
+        <location filename="../../engine/posttraining/phases.py" line="372"/>
         <source>per-parameter: the largest tensor gathered whole (ZeRO-3/FSDP); bucket: the framework&apos;s bucket + one gathered tensor; LoRA under ZeRO-3: the whole model gathered to merge the adapters</source>
         <translation>逐参数：完整聚合的最大张量（ZeRO-3/FSDP）；分桶：框架的桶 + 一个聚合张量；ZeRO-3 下的 LoRA：为合并适配器聚合整个模型</translation>
     </message>
@@ -11621,7 +11626,7 @@ GPU-hour</source>
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="24"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="25"/>
         <source>a larger KV cache: room for the engine to start; less memory for training</source>
         <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
@@ -11890,146 +11895,151 @@ GPU-hour</source>
         <translation type="vanished">按 max_num_batched_tokens 分块，每块取计算与读取权重中较长者，再加 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="103"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="104"/>
         <source>Train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
         <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="105"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="106"/>
         <source>Train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each; accumulate {steps} steps to keep the global batch</source>
         <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}；梯度累积 {steps} 步以保持全局批次不变</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="108"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="109"/>
         <source>train on {train} of the {total} GPUs and run the generation engine on the other {n}, with {share:.0%} of each</source>
         <translation>在 {total} 块 GPU 中的 {train} 块上训练，让生成引擎运行在另外 {n} 块上，各占 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="110"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="111"/>
         <source>no GPU added: the engine runs as a server on GPUs of its own, so the training GPUs hold none of its weights or KV cache; fewer GPUs train</source>
         <translation>不增加 GPU：引擎作为服务运行在它自己的 GPU 上，训练 GPU 不再存放它的权重和 KV 缓存；参与训练的 GPU 变少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="166"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="171"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="167"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="172"/>
         <source>Give the generation engine {share:.0%} of each GPU instead of {old:.0%}</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}，而不是 {old:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="174"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="257"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="175"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="258"/>
         <source>a smaller KV cache: fewer sequences generated at once</source>
         <translation>KV 缓存变小：同时生成的序列更少</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="176"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="177"/>
         <source>Let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="178"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="179"/>
         <source>the engine&apos;s weights are reloaded after each step: a little slower</source>
         <translation>每步之后要重新载入引擎权重：稍慢一些</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="182"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="183"/>
         <source>Run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="184"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="185"/>
         <source>needs that many more GPUs</source>
         <translation>需要多出这么多块 GPU</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="193"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="194"/>
         <source>Score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="195"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="196"/>
         <source>the same reference, no second copy of the model</source>
         <translation>同样的参考模型，不需要第二份模型副本</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="197"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="198"/>
         <source>Compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="199"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="200"/>
         <source>one pass over the data first (TRL precompute_ref_log_probs)</source>
         <translation>先把数据过一遍（TRL precompute_ref_log_probs）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="201"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="202"/>
         <source>Compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="203"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="204"/>
         <source>flash-attn&apos;s cross-entropy kernel, as verl and OpenRLHF use it</source>
         <translation>flash-attn 的交叉熵内核，verl 和 OpenRLHF 就是这样用的</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="217"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="218"/>
         <source>let the generation engine sleep while training (vLLM sleep level 2)</source>
         <translation>训练时让生成引擎休眠（vLLM 休眠级别 2）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="219"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="220"/>
         <source>score the reference with the adapters switched off</source>
         <translation>关闭适配器来计算参考模型</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="221"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="222"/>
         <source>compute the reference log-probs before training</source>
         <translation>在训练前算好参考对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="223"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="224"/>
         <source>compute log-probs with a fused kernel</source>
         <translation>用融合内核计算对数概率</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="224"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="225"/>
         <source>run the generation engine on {n} GPUs of its own</source>
         <translation>让生成引擎运行在它自己的 {n} 块 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="256"/>
-        <location filename="../../engine/planning/rl_suggest.py" line="264"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="257"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="265"/>
         <source>give the generation engine {share:.0%} of each GPU</source>
         <translation>让生成引擎占用每块 GPU 的 {share:.0%}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="37"/>
+        <location filename="../../engine/configs/export_rl.py" line="38"/>
         <source>TRL&apos;s command line has no trainer for the objective &apos;{objective}&apos;; pick grpo, rloo, dpo, ipo, kto or reward, or another format.</source>
         <translation>TRL 命令行没有训练目标“{objective}”的训练器；请选择 grpo、rloo、dpo、ipo、kto 或 reward，或选择其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="133"/>
+        <location filename="../../engine/configs/export_rl.py" line="91"/>
+        <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for TRL&apos;s vLLM server (trl vllm-serve).</source>
+        <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 TRL 的 vLLM 服务器（trl vllm-serve）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_rl.py" line="143"/>
         <source>TRL generates with vLLM or the model&apos;s own generate, not SGLang; choose rollout_engine vllm or none.</source>
         <translation>TRL 使用 vLLM 或模型自身的 generate 生成，不支持 SGLang；请将 rollout_engine 设为 vllm 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="148"/>
+        <location filename="../../engine/configs/export_rl.py" line="158"/>
         <source>TRL&apos;s vLLM sleeps at level 2 only; choose rollout_sleep level-2 or none.</source>
         <translation>TRL 的 vLLM 只以 2 级休眠；请将 rollout_sleep 设为 level-2 或 none。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="157"/>
+        <location filename="../../engine/configs/export_rl.py" line="167"/>
         <source>verl&apos;s main_ppo trains ppo, grpo and rloo, not &apos;{objective}&apos;; pick one of them or another format.</source>
         <translation>verl 的 main_ppo 训练 ppo、grpo 和 rloo，不支持“{objective}”；请选择其中之一或其他格式。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="161"/>
+        <location filename="../../engine/configs/export_rl.py" line="171"/>
         <source>verl&apos;s hybrid engine generates with vLLM or SGLang on the training GPUs; choose one and rollout_placement colocate.</source>
         <translation>verl 的混合引擎在训练 GPU 上用 vLLM 或 SGLang 生成；请选择其一并将 rollout_placement 设为 colocate。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="167"/>
-        <location filename="../../engine/configs/export_rl.py" line="230"/>
+        <location filename="../../engine/configs/export_rl.py" line="177"/>
+        <location filename="../../engine/configs/export_rl.py" line="240"/>
         <source>The model&apos;s name holds characters a command line cannot carry; rename the model before exporting for verl.</source>
         <translation>模型名称含有命令行无法传递的字符；请先重命名模型，再导出给 verl。</translation>
     </message>
@@ -12049,7 +12059,7 @@ GPU-hour</source>
         <translation>未给 deepspeed 启动器 --num_gpus 或 --include，它会使用本节点的全部 GPU（deepspeed/launcher/runner.py）；梯度累积步数为 train_batch_size / (micro_train_batch_size x 该 GPU 数)，而文件中没有给出该数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/megatron_model.py" line="125"/>
+        <location filename="../../engine/configs/megatron_model.py" line="144"/>
         <location filename="../../engine/configs/rl_common.py" line="45"/>
         <source>expected a fraction above 0 and at most 1, found {value!r}</source>
         <translation>应为大于 0 且不超过 1 的比例，实际为 {value!r}</translation>
@@ -12690,22 +12700,22 @@ GPU-hour</source>
         <translation>没有放得下的布局能在一年内训练完：不切实际（未设截止时间）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="147"/>
+        <location filename="../../engine/planning/rent.py" line="148"/>
         <source>{adapters} adapter parameters x ({weight} B weight + {master} B master + {states} B optimizer states)</source>
         <translation>{adapters} 个适配器参数 × （{weight} B 权重 + {master} B 主权重 + {states} B 优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="149"/>
+        <location filename="../../engine/planning/rent.py" line="150"/>
         <source>{weights} weights x {weight} B + {trained} trained parameters x ({master} B master + {states} B optimizer states)</source>
         <translation>{weights} 个权重 × {weight} B + {trained} 个训练的参数 × （{master} B 主权重 + {states} B 优化器状态）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="332"/>
+        <location filename="../../engine/planning/rent.py" line="333"/>
         <source>is needed to compare what to rent: set how many tokens the whole run trains on.</source>
         <translation>比较该租什么时必需：请设置整个训练的 token 数。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rent.py" line="335"/>
+        <location filename="../../engine/planning/rent.py" line="336"/>
         <source>is inference: what to rent is worked out for training runs.</source>
         <translation>是推理：“该租什么”只针对训练任务计算。</translation>
     </message>
@@ -12972,17 +12982,17 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="18"/>
+        <location filename="../../engine/timing/mfu.py" line="19"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters of the language model without the input embedding: a vision tower runs over image patches, not tokens) + 12 x attention width x the keys a token&apos;s query is scored against in the softmax-attention layers (not gated DeltaNet ones): half the sequence length under the causal mask, as Megatron-LM counts it, and a sliding window&apos;s mean on the layers that slide (recomputation not added), the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × 注意力宽度 × 每个 token 的查询在 softmax 注意力层（不含门控 DeltaNet 层）中打分的键数：因果掩码下为序列长度的一半，与 Megatron-LM 的算法一致，滑动窗口层取窗口内的平均键数（不加重计算），行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="34"/>
+        <location filename="../../engine/timing/mfu.py" line="35"/>
         <source>MFU (attention counted whole) = the same, with every key of the attention scores counted, masked or not (12 x layers x attention width x sequence length): the count of PaLM&apos;s appendix B, torchtitan and nanoGPT, whose printed MFU is this one; it can exceed 100% at long sequences. The speed cap (no plan more than 10% above the best published run on its GPU) compares this figure, the count the published runs&apos; ceilings were measured in.</source>
         <translation>MFU（注意力全量计入）= 同样的每秒模型 FLOPs，但注意力分数的每个键都计入，无论是否被掩码（12 × 层数 × 注意力宽度 × 序列长度）：即 PaLM 附录 B、torchtitan 和 nanoGPT 的算法，它们打印的 MFU 就是这个值；长序列时可能超过 100%。速度上限（任何方案都不得比其 GPU 上已发表的最佳运行高出 10% 以上）比较的正是这一数值，即已发表运行的上限所用的计法。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="41"/>
+        <location filename="../../engine/timing/mfu.py" line="42"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
@@ -13351,6 +13361,7 @@ GPU-hour</source>
         <translation>没有优化器 CPU 卸载开关时，Megatron 把整个优化器留在 GPU 上</translation>
     </message>
     <message>
+        <location filename="../../engine/configs/common.py" line="106"/>
         <location filename="../../engine/configs/megatron_offload.py" line="81"/>
         <source>expected true or false, found {value}</source>
         <translation>应为 true 或 false，实际为 {value}</translation>
@@ -13976,22 +13987,22 @@ GPU-hour</source>
         <translation>{engine} 的{figures}实测运行少于 2 次：此处用所有引擎的运行</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="25"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
         <source>Split the generation engine over {tp} GPUs (its tensor parallelism)</source>
         <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="26"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="27"/>
         <source>split the generation engine over {tp} GPUs (its tensor parallelism)</source>
         <translation>把生成引擎拆分到 {tp} 块 GPU 上（引擎的张量并行）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/rl_suggest.py" line="27"/>
+        <location filename="../../engine/planning/rl_suggest.py" line="28"/>
         <source>each GPU holds a share of the engine&apos;s weights and KV cache; fewer, larger engines, with an all-reduce in every layer</source>
         <translation>每块 GPU 只存引擎权重和 KV 缓存的一部分；引擎更少、更大，每层多一次 all-reduce</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_rl.py" line="115"/>
+        <location filename="../../engine/configs/export_rl.py" line="125"/>
         <source>TRL&apos;s predefined accelerate configs (zero1-3, fsdp1, fsdp2) shard over every GPU and offload nothing; export an accelerate config (--to accelerate) for this plan and pass its path as accelerate_config.</source>
         <translation>TRL 预置的 accelerate 配置（zero1-3、fsdp1、fsdp2）在所有 GPU 上分片且不做任何卸载；请为此方案导出 accelerate 配置（--to accelerate），再把它的路径填入 accelerate_config。</translation>
     </message>
