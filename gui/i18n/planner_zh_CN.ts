@@ -2422,104 +2422,124 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="307"/>
+        <location filename="../pickers.py" line="308"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="310"/>
+        <location filename="../pickers.py" line="311"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="310"/>
+        <location filename="../pickers.py" line="311"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="310"/>
+        <location filename="../pickers.py" line="311"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="318"/>
+        <location filename="../pickers.py" line="319"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="319"/>
+        <location filename="../pickers.py" line="320"/>
         <source>GPUs in each machine. More GPUs only lower the memory per GPU when something is split over them (ZeRO/FSDP, tensor, pipeline, context or expert parallelism); plain data parallelism copies everything.</source>
         <translation>每台机器的 GPU 数。只有把某些东西切分到多块 GPU 上（ZeRO/FSDP、张量、流水线、上下文或专家并行）时，GPU 越多每块的显存才越少；单纯的数据并行会复制全部内容。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="322"/>
+        <location filename="../pickers.py" line="323"/>
         <source>Machines. Total GPUs = GPUs per node × nodes; communication between nodes is slower than within one.</source>
         <translation>机器数。GPU 总数 = 每节点 GPU 数 × 节点数；节点之间的通信比节点内部慢。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="324"/>
+        <location filename="../pickers.py" line="325"/>
         <source>A GPU that is not in the list: give its name and memory</source>
         <translation>列表中没有的 GPU：填写名称和显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="326"/>
+        <location filename="../pickers.py" line="327"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="328"/>
+        <location filename="../pickers.py" line="329"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="362"/>
-        <location filename="../pickers.py" line="364"/>
+        <location filename="../pickers.py" line="366"/>
+        <location filename="../pickers.py" line="368"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="368"/>
+        <location filename="../pickers.py" line="372"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="368"/>
+        <location filename="../pickers.py" line="372"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="369"/>
+        <location filename="../pickers.py" line="373"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="369"/>
+        <location filename="../pickers.py" line="373"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="374"/>
+        <location filename="../pickers.py" line="378"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="401"/>
+        <location filename="../pickers.py" line="405"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="402"/>
+        <location filename="../pickers.py" line="406"/>
         <source>%(n)s × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)s × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="407"/>
+        <location filename="../pickers.py" line="413"/>
         <source>and %s more of them for the generation engine, on GPUs of its own</source>
         <translation>另有 %s 块供生成引擎专用</translation>
     </message>
     <message>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation type="vanished">%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
+    </message>
+    <message>
+        <location filename="../node_link_row.py" line="22"/>
+        <source>GPU link in a node: %(rate)s GB/s each way (the scenario file&apos;s)</source>
+        <translation>节点内 GPU 互联：单向 %(rate)s GB/s（场景文件所设）</translation>
+    </message>
+    <message>
+        <location filename="../node_link_row.py" line="23"/>
+        <source>GPU link in a node: %(link)s, %(rate)s GB/s each way (no GPU link)</source>
+        <translation>节点内 GPU 互联：%(link)s，单向 %(rate)s GB/s（无 GPU 直连）</translation>
+    </message>
+    <message>
+        <location filename="../node_link_row.py" line="24"/>
+        <source>GPU link in a node: %(link)s, %(rate)s GB/s each way (the card&apos;s)</source>
+        <translation>节点内 GPU 互联：%(link)s，单向 %(rate)s GB/s（该卡自带）</translation>
+    </message>
+    <message>
+        <location filename="../node_link_row.py" line="25"/>
+        <source>The link the step time takes between the GPUs of one node (tensor, expert and pipeline parallelism, and the data-parallel reduce inside a node). PCIe cards of a GPU listed with NVLink (A100 PCIe), or cards bridged in pairs only: state the link in the scenario file as intra_node_bandwidth_bytes_per_s (bytes/s each way; PCIe 4.0 x16: 31500000000).</source>
+        <translation>步时所用的节点内 GPU 之间的互联（张量、专家和流水线并行，以及节点内的数据并行归约）。列表中带 NVLink 的 GPU 的 PCIe 版（A100 PCIe），或仅两两桥接的卡：请在场景文件中用 intra_node_bandwidth_bytes_per_s 写明互联带宽（单向字节/秒；PCIe 4.0 x16：31500000000）。</translation>
     </message>
 </context>
 <context>
@@ -3589,99 +3609,99 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="282"/>
+        <location filename="../pickers.py" line="283"/>
         <source>Inference cache (bf16, GQA-aware): %(tokens)s per 1,000 tokens of one sequence in its attention layers, plus %(fixed)s a sequence whatever its length (the fixed state of its Mamba-2 or DeltaNet layers)</source>
         <translation>推理缓存（bf16，已考虑 GQA）：注意力层中每条序列每 1,000 个 token 占 %(tokens)s，另加每条序列固定的 %(fixed)s，与长度无关（其 Mamba-2 或 DeltaNet 层的固定状态）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="161"/>
-        <location filename="../pickers.py" line="165"/>
+        <location filename="../pickers.py" line="162"/>
+        <location filename="../pickers.py" line="166"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="165"/>
+        <location filename="../pickers.py" line="166"/>
         <source>Params</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="165"/>
+        <location filename="../pickers.py" line="166"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="166"/>
+        <location filename="../pickers.py" line="167"/>
         <source>Search models (e.g. llama 8b, qwen3, moe)</source>
         <translation>搜索模型（如 llama 8b、qwen3、moe）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="175"/>
+        <location filename="../pickers.py" line="176"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="176"/>
+        <location filename="../pickers.py" line="177"/>
         <source>Add a model from a local Hugging Face config.json</source>
         <translation>从本地 Hugging Face config.json 添加模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="177"/>
+        <location filename="../pickers.py" line="178"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="209"/>
+        <location filename="../pickers.py" line="210"/>
         <source>Looking for models on this computer…</source>
         <translation>正在查找本机上的模型…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="178"/>
+        <location filename="../pickers.py" line="179"/>
         <source>Look again for models in the Hugging Face cache and your folders</source>
         <translation>重新在 Hugging Face 缓存和你的文件夹中查找模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="179"/>
+        <location filename="../pickers.py" line="180"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="180"/>
+        <location filename="../pickers.py" line="181"/>
         <source>A folder with models (each with a config.json) to list under &quot;On this computer&quot;</source>
         <translation>一个包含模型（每个都有 config.json）的文件夹，列在“本机上的模型”下</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="230"/>
-        <location filename="../pickers.py" line="238"/>
+        <location filename="../pickers.py" line="231"/>
+        <location filename="../pickers.py" line="239"/>
         <source>Model: %s</source>
         <translation>模型：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="267"/>
+        <location filename="../pickers.py" line="268"/>
         <source>, %s active per token</source>
         <translation>，每个 token 激活 %s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="268"/>
+        <location filename="../pickers.py" line="269"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="296"/>
+        <location filename="../pickers.py" line="297"/>
         <source>; blocks: %(m)d Mamba-2, %(a)d attention, %(f)d MLP / MoE</source>
         <translation>；块：%(m)d 个 Mamba-2、%(a)d 个注意力、%(f)d 个 MLP / MoE</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="300"/>
+        <location filename="../pickers.py" line="301"/>
         <source>; %(n)d of them gated DeltaNet (linear attention)</source>
         <translation>；其中 %(n)d 层为门控 DeltaNet（线性注意力）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="272"/>
+        <location filename="../pickers.py" line="273"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="286"/>
+        <location filename="../pickers.py" line="287"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -4744,12 +4764,12 @@ GPU-hour</source>
 <context>
     <name>SearchableTree</name>
     <message>
-        <location filename="../pickers.py" line="75"/>
+        <location filename="../pickers.py" line="76"/>
         <source>Show or hide the whole list</source>
         <translation>显示或隐藏完整列表</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="76"/>
+        <location filename="../pickers.py" line="77"/>
         <source>Show the list</source>
         <translation>显示列表</translation>
     </message>
@@ -7931,12 +7951,12 @@ GPU-hour</source>
         <translation>method 为 &apos;freeze&apos; 且 frozen_layers 为 0 时会训练全部权重，等同于 &apos;full&apos;。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="196"/>
+        <location filename="../../engine/memory/estimate.py" line="209"/>
         <source>{gpu} has no native bf16: use fp16 (amp-fp16 / mixed-fp16) on this card.</source>
         <translation>{gpu} 不原生支持 bf16：这张卡请使用 fp16（amp-fp16 / mixed-fp16）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="201"/>
+        <location filename="../../engine/memory/estimate.py" line="212"/>
         <source>{gpu}: the CPU and the GPU share one pool of {pool}; the GPU may use about {share}% of it by default (the capacity shown), and the CPU memory per node is checked against what the GPU leaves.</source>
         <translation>{gpu}：CPU 与 GPU 共用一块 {pool} 的内存；默认 GPU 最多可用其中约 {share}%（即所示容量），每节点的 CPU 内存按 GPU 用剩的部分检查。</translation>
     </message>
@@ -7951,18 +7971,18 @@ GPU-hour</source>
         <translation>{gpu} 没有 NVFP4 张量核心：NVFP4 训练需要 NVIDIA Blackwell GPU（B200、GB200、B300、GB300，或 GeForce / RTX PRO Blackwell 显卡）。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="206"/>
+        <location filename="../../engine/memory/estimate.py" line="217"/>
         <source>{gpu}: only about {share}% of unified memory is usable by the GPU by default; the capacity shown is that share.</source>
         <translation>{gpu}：默认情况下 GPU 只能使用约 {share}% 的统一内存；显示的容量就是这部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="217"/>
+        <location filename="../../engine/memory/estimate.py" line="228"/>
         <location filename="../../engine/planning/family.py" line="55"/>
         <source>{model} has no vision tower: images_per_sample has no effect.</source>
         <translation>{model} 没有视觉塔：images_per_sample 不起作用。</translation>
     </message>
     <message>
-        <location filename="../../engine/memory/estimate.py" line="222"/>
+        <location filename="../../engine/memory/estimate.py" line="233"/>
         <source>The {images} images of each sequence make {tokens} tokens, more than seq_len {seq_len}: the model refuses such a batch. Lengthen the sequence, or use fewer or smaller images.</source>
         <translation>每个序列的 {images} 张图像共产生 {tokens} 个 token，超过 seq_len {seq_len}：模型会拒绝这样的批次。请加长序列，或减少图像数量或缩小图像。</translation>
     </message>
@@ -8293,17 +8313,17 @@ GPU-hour</source>
         <translation>至少应为 {minimum}，而不是 {value}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="364"/>
+        <location filename="../../engine/scenario/format.py" line="366"/>
         <source>a scenario file must hold one JSON object.</source>
         <translation>场景文件必须包含一个 JSON 对象。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="375"/>
+        <location filename="../../engine/scenario/format.py" line="377"/>
         <source>this version reads schema_version {SCHEMA_VERSION}, not {version!r}.</source>
         <translation>此版本读取的是 schema_version {SCHEMA_VERSION}，而不是 {version!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="379"/>
+        <location filename="../../engine/scenario/format.py" line="381"/>
         <source>is required: which model is being trained?</source>
         <translation>为必填项：要训练的是哪个模型？</translation>
     </message>
@@ -9515,7 +9535,7 @@ GPU-hour</source>
         <translation>等待主机（内核启动、同步）</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/model.py" line="378"/>
+        <location filename="../../engine/timing/model.py" line="385"/>
         <source>{gpu} lacks some speed figures (peak FLOP/s or memory bandwidth): an H100 SXM&apos;s are used for those; enter them for a custom GPU.</source>
         <translation>{gpu} 缺少部分速度数据（峰值 FLOP/s 或显存带宽）：缺的部分按 H100 SXM 计算；自定义 GPU 请填写这些数据。</translation>
     </message>
@@ -10842,12 +10862,12 @@ GPU-hour</source>
         <translation>是一张计划卡片，但其中嵌入的场景已损坏；请从该场景重新导出卡片。</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="369"/>
+        <location filename="../../engine/scenario/format.py" line="371"/>
         <source>is not a scenario key; did you mean {p}?</source>
         <translation>不是有效的场景键；您是想写 {p} 吗？</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/format.py" line="371"/>
+        <location filename="../../engine/scenario/format.py" line="373"/>
         <source>is not a scenario key.</source>
         <translation>不是有效的场景键。</translation>
     </message>
@@ -12930,17 +12950,17 @@ GPU-hour</source>
         <translation type="vanished">MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × softmax 注意力层数（不含门控 DeltaNet 层）× 注意力宽度 × 序列长度（不扣除因果掩码，也不加重计算），与 Megatron-LM、torchtitan 和 llm-foundry 的算法一致，行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。；Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="16"/>
+        <location filename="../../engine/timing/mfu.py" line="18"/>
         <source>MFU = model FLOPs per second / (GPUs x dense peak of the compute format: fp8&apos;s for fp8 training). Model FLOPs per token = 6 x (active parameters of the language model without the input embedding: a vision tower runs over image patches, not tokens) + 12 x attention width x the keys a token&apos;s query is scored against in the softmax-attention layers (not gated DeltaNet ones): half the sequence length under the causal mask, as Megatron-LM counts it, and a sliding window&apos;s mean on the layers that slide (recomputation not added), the sequence being each packed one (packed_sequence_tokens) where rows are packed; frozen weights (LoRA, QLoRA, frozen layers) count no weight gradient (2 of the 6), and layers no gradient flows through count no backward at all. Multi-token-prediction layers that Megatron trains add each one&apos;s decoder layer, 2h -&gt; h projection and output layer, as Megatron-Bridge counts them. A hybrid Mamba stack (Nemotron-H, Nemotron 3) is counted block by block as Megatron-Bridge counts it: Mamba, attention, MLP and MoE blocks and the logits, forward x 3.</source>
         <translation>MFU = 每秒模型 FLOPs /（GPU 数 × 计算格式的稠密峰值：fp8 训练按 fp8 峰值计）。每个 token 的模型 FLOPs = 6 ×（语言模型不含输入嵌入的激活参数：视觉塔按图像块运行，不按 token 运行）+ 12 × 注意力宽度 × 每个 token 的查询在 softmax 注意力层（不含门控 DeltaNet 层）中打分的键数：因果掩码下为序列长度的一半，与 Megatron-LM 的算法一致，滑动窗口层取窗口内的平均键数（不加重计算），行被打包时序列指每个被打包的序列（packed_sequence_tokens）；冻结的权重（LoRA、QLoRA、冻结的层）不计权重梯度（6 中的 2），没有梯度流过的层完全不计反向。Megatron 训练的多 token 预测（MTP）层另计各自的解码层、2h -&gt; h 投影和输出层，与 Megatron-Bridge 的算法一致。混合 Mamba 模型（Nemotron-H、Nemotron 3）按 Megatron-Bridge 的算法逐块计算：Mamba 块、注意力块、MLP 块和 MoE 块以及 logits，前向 × 3。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="32"/>
+        <location filename="../../engine/timing/mfu.py" line="34"/>
         <source>MFU (attention counted whole) = the same, with every key of the attention scores counted, masked or not (12 x layers x attention width x sequence length): the count of PaLM&apos;s appendix B, torchtitan and nanoGPT, whose printed MFU is this one; it can exceed 100% at long sequences. The speed cap (no plan more than 10% above the best published run on its GPU) compares this figure, the count the published runs&apos; ceilings were measured in.</source>
         <translation>MFU（注意力全量计入）= 同样的每秒模型 FLOPs，但注意力分数的每个键都计入，无论是否被掩码（12 × 层数 × 注意力宽度 × 序列长度）：即 PaLM 附录 B、torchtitan 和 nanoGPT 的算法，它们打印的 MFU 就是这个值；长序列时可能超过 100%。速度上限（任何方案都不得比其 GPU 上已发表的最佳运行高出 10% 以上）比较的正是这一数值，即已发表运行的上限所用的计法。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/mfu.py" line="39"/>
+        <location filename="../../engine/timing/mfu.py" line="41"/>
         <source>MFU (bf16 peak) = the same model FLOPs per second / (GPUs x dense bf16 peak): the convention of tables that divide fp8 runs by the bf16 peak; it can exceed 100% for fp8.</source>
         <translation>MFU（bf16 峰值）= 相同的模型 FLOPs 每秒 /（GPU 数 × 稠密 bf16 峰值）：沿用把 fp8 运行按 bf16 峰值计算的表格惯例；对 fp8 可能超过 100%。</translation>
     </message>
