@@ -6008,7 +6008,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="108"/>
-        <location filename="../time_panel.py" line="278"/>
+        <location filename="../time_panel.py" line="280"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -6029,7 +6029,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="116"/>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="285"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -6088,7 +6088,7 @@ GPU-hour</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt;（%(steps)s 步）· %(hours)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="274"/>
+        <location filename="../time_panel.py" line="276"/>
         <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
@@ -6164,7 +6164,7 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="260"/>
+        <location filename="../time_panel.py" line="262"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
@@ -6173,12 +6173,12 @@ GPU-hour</source>
         <translation type="vanished">训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="288"/>
+        <location filename="../time_panel.py" line="290"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="297"/>
+        <location filename="../time_panel.py" line="299"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -6189,40 +6189,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="308"/>
+        <location filename="../time_panel.py" line="310"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="89"/>
-        <location filename="../time_panel.py" line="309"/>
+        <location filename="../time_panel.py" line="311"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="310"/>
+        <location filename="../time_panel.py" line="312"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="312"/>
+        <location filename="../time_panel.py" line="314"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="314"/>
+        <location filename="../time_panel.py" line="316"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="85"/>
-        <location filename="../time_panel.py" line="316"/>
+        <location filename="../time_panel.py" line="318"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="85"/>
-        <location filename="../time_panel.py" line="319"/>
+        <location filename="../time_panel.py" line="321"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -7007,7 +7007,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="202"/>
-        <location filename="../../engine/serving/report.py" line="181"/>
+        <location filename="../../engine/serving/report.py" line="201"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -7077,7 +7077,7 @@ GPU-hour</source>
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="154"/>
+        <location filename="../../engine/serving/report.py" line="174"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -7086,17 +7086,17 @@ GPU-hour</source>
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="159"/>
+        <location filename="../../engine/serving/report.py" line="179"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="171"/>
+        <location filename="../../engine/serving/report.py" line="191"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="182"/>
+        <location filename="../../engine/serving/report.py" line="202"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -7176,17 +7176,17 @@ GPU-hour</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="162"/>
+        <location filename="../../engine/serving/report.py" line="182"/>
         <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="176"/>
+        <location filename="../../engine/serving/report.py" line="196"/>
         <source>CPU memory (the token embeddings, and any layers kept off the GPU): {host}</source>
         <translation>CPU 内存（词嵌入表，以及留在 GPU 之外的层）：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="184"/>
+        <location filename="../../engine/serving/report.py" line="204"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -10588,103 +10588,108 @@ GPU-hour</source>
         <translation>GPU 每小时费用（{n} × {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="273"/>
+        <location filename="../../engine/plan_card.py" line="275"/>
+        <source>GPUs a month, running all the time ({hours} hours)</source>
+        <translation>GPU 每月费用，全天候运行（{hours} 小时）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="277"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="281"/>
+        <location filename="../../engine/plan_card.py" line="285"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="282"/>
+        <location filename="../../engine/plan_card.py" line="286"/>
         <source>Time to first token, measured runs like this one (8 in 10)</source>
         <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="283"/>
+        <location filename="../../engine/plan_card.py" line="287"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="284"/>
+        <location filename="../../engine/plan_card.py" line="288"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="285"/>
+        <location filename="../../engine/plan_card.py" line="289"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="286"/>
+        <location filename="../../engine/plan_card.py" line="290"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="294"/>
+        <location filename="../../engine/plan_card.py" line="298"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="296"/>
+        <location filename="../../engine/plan_card.py" line="300"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="298"/>
+        <location filename="../../engine/plan_card.py" line="302"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="299"/>
+        <location filename="../../engine/plan_card.py" line="303"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="300"/>
+        <location filename="../../engine/plan_card.py" line="304"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="302"/>
+        <location filename="../../engine/plan_card.py" line="306"/>
         <source>MFU with attention counted whole (as torchtitan prints it)</source>
         <translation>注意力全量计入时的 MFU（即 torchtitan 打印的值）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="306"/>
+        <location filename="../../engine/plan_card.py" line="310"/>
         <source>Speed capped (MFU with attention counted whole, as the published runs&apos; ceiling was measured)</source>
         <translation>速度已封顶（注意力全量计入的 MFU，与已发表运行的上限计法相同）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="308"/>
+        <location filename="../../engine/plan_card.py" line="312"/>
         <source>{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})</source>
         <translation>{mfu:.0%} 降至 {held:.0%}（上限 {cap:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="315"/>
-        <location filename="../../engine/plan_card.py" line="326"/>
+        <location filename="../../engine/plan_card.py" line="319"/>
+        <location filename="../../engine/plan_card.py" line="330"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="316"/>
+        <location filename="../../engine/plan_card.py" line="320"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="321"/>
+        <location filename="../../engine/plan_card.py" line="325"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="324"/>
+        <location filename="../../engine/plan_card.py" line="328"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="328"/>
+        <location filename="../../engine/plan_card.py" line="332"/>
         <source>Optimizer steps</source>
         <translation>优化器步数</translation>
     </message>
@@ -10751,7 +10756,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/figure_words.py" line="74"/>
-        <location filename="../../engine/plan_card.py" line="330"/>
+        <location filename="../../engine/plan_card.py" line="334"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
@@ -10812,42 +10817,42 @@ GPU-hour</source>
         <translation>节省 = 当前每块 GPU − 改动后每块 GPU（含余量与开销）；变化最大的组成部分：</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="335"/>
+        <location filename="../../engine/plan_card.py" line="339"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="339"/>
+        <location filename="../../engine/plan_card.py" line="343"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="341"/>
+        <location filename="../../engine/plan_card.py" line="345"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="353"/>
+        <location filename="../../engine/plan_card.py" line="357"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="354"/>
+        <location filename="../../engine/plan_card.py" line="358"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="369"/>
+        <location filename="../../engine/plan_card.py" line="373"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="373"/>
+        <location filename="../../engine/plan_card.py" line="377"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="374"/>
+        <location filename="../../engine/plan_card.py" line="378"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -12901,6 +12906,11 @@ GPU-hour</source>
         <translation>以上是单个引擎实例的数字：此配置的 {n} 个实例合计同时服务 {users} 个用户，每秒 {tps} 个 token。</translation>
     </message>
     <message>
+        <location filename="../../engine/serving/report.py" line="63"/>
+        <source>Running all the time, the GPUs cost {cost} a month ({n:,} x {price} x {hours} hours)</source>
+        <translation>全天候运行时，GPU 每月花费 {cost}（{n:,} × {price} × {hours} 小时）</translation>
+    </message>
+    <message>
         <source>A million output tokens cost {cost} on {n} GPUs</source>
         <translation type="vanished">在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
@@ -12929,7 +12939,7 @@ GPU-hour</source>
         <translation type="vanished">以上速度为单个引擎实例的速度；{n} 个实例（每个为一个张量 × 流水线并行组）合计服务 {users:,} 个序列，共 {tps} tokens/s</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="70"/>
+        <location filename="../../engine/serving/report.py" line="88"/>
         <source>{cost} (in the price&apos;s currency)</source>
         <translation>{cost}（按价格所用货币计）</translation>
     </message>
