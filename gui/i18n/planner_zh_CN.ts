@@ -5757,7 +5757,7 @@ GPU-hour</source>
         <translation type="vanished">这已经是当前设置</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="183"/>
+        <location filename="../speed_panel.py" line="185"/>
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
     </message>
@@ -5767,27 +5767,32 @@ GPU-hour</source>
         <translation>这些 GPU 的任何布局都必须卸载到 CPU 内存才能放得下，因此下面每个方案都要等待 PCIe 传输。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="172"/>
+        <location filename="../speed_panel.py" line="167"/>
+        <source>trains in %s</source>
+        <translation>训练需 %s</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="174"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="173"/>
+        <location filename="../speed_panel.py" line="175"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="174"/>
+        <location filename="../speed_panel.py" line="176"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="174"/>
+        <location filename="../speed_panel.py" line="176"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="180"/>
+        <location filename="../speed_panel.py" line="182"/>
         <source>moves state to CPU memory: steps wait on PCIe</source>
         <translation>把状态移到 CPU 内存：每步要等待 PCIe 传输</translation>
     </message>
@@ -6859,14 +6864,24 @@ GPU-hour</source>
         <translation>未使用：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="54"/>
+        <location filename="../../engine/planning/speed_report.py" line="48"/>
+        <source>, trains in {time}</source>
+        <translation>，训练需 {time}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/speed_report.py" line="57"/>
         <source>As it is: {verdict}, {tps} tokens/s ({step} per step)</source>
         <translation>当前：{verdict}，{tps} tokens/s（每步 {step}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="57"/>
+        <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>Fastest layouts that fit, same training (same GPUs, global batch, method and numerics):</source>
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/speed_report.py" line="73"/>
+        <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}{days}, {total} per GPU: {changes}</source>
+        <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}{days}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
         <source>{hours:,.0f} GPU-hours x {price} = {cost}</source>
@@ -6951,7 +6966,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="227"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="176"/>
-        <location filename="../../engine/planning/speed_report.py" line="60"/>
+        <location filename="../../engine/planning/speed_report.py" line="63"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
@@ -6991,17 +7006,16 @@ GPU-hour</source>
         <translation type="vanished">搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="66"/>
         <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: {changes}</source>
-        <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
+        <translation type="vanished">{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="73"/>
+        <location filename="../../engine/planning/speed_report.py" line="81"/>
         <source>Faster or fitting only if you change what you train:</source>
         <translation>只有改变训练内容才更快或放得下：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="76"/>
+        <location filename="../../engine/planning/speed_report.py" line="84"/>
         <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
