@@ -43,3 +43,14 @@ def test_the_link_shown_is_the_one_the_step_time_takes():
     assert estimate(s).verdict == estimate(slow).verdict
     fast_tp, slow_tp = (step_time(x).breakdown_seconds["communication_tp"] for x in (s, slow))
     assert slow_tp > 5 * fast_tp
+
+
+def test_a_stated_link_reads_in_gb_per_s_everywhere():
+    # the engineer's 25e9 bytes/s: the Hardware line says "25 GB/s"; Compare and the Markdown said "23.28 GiB/s"
+    from engine.scenario.key_words import value_words
+    from gui.node_link_row import node_link_text
+
+    s = scenario_from_dict({**A100_NODES, "intra_node_bandwidth_bytes_per_s": 25e9})
+    assert value_words("intra_node_bandwidth_bytes_per_s", 25e9) == "25 GB/s"
+    assert "25 GB/s" in node_link_text(s)
+    assert value_words("inter_node_bandwidth_bytes_per_s", 31.5e9) == "31.5 GB/s"
