@@ -14,7 +14,7 @@ from .scenario import KEY_SPECS, Scenario, resolve_model
 from .scenario.keys import KeySpec
 from .scenario.serving_keys import ServingKeys
 from .serving import REFUSED, serving_speed
-from .serving.report import million_tokens_cost
+from .serving.report import HOURS_A_MONTH, million_tokens_cost, month_cost
 from .serving.speed_band import speed_ranges
 from .serving.users_curve import instances, slots_set
 from .timing import StepTime
@@ -272,6 +272,10 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
         hour = format_money(s.world_size * s.gpu_hour_price, s.currency)
         rows.append((message(QT_TRANSLATE_NOOP("engine", "GPUs an hour ({n} x {price})"),
                              n=format_gpu_count(s.world_size), price=f"{s.gpu_hour_price:,.2f}"), hour))
+        # and a month of it (user audit 16: a product manager asked what the chat service costs a month): a served
+        # model runs on, so 365 x 24 / 12 = 730 hours, the month cloud price lists bill by
+        rows.append((message(QT_TRANSLATE_NOOP("engine", "GPUs a month, running all the time ({hours} hours)"),
+                             hours=HOURS_A_MONTH), format_money(month_cost(s) or 0.0, s.currency)))
         rows.append((message(QT_TRANSLATE_NOOP("engine", "A million output tokens")),
                      format_money(cost[0], s.currency)))
         if cost[1] != cost[2]:

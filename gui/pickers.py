@@ -26,6 +26,7 @@ from engine.scenario import CustomGpu, CustomModel
 from engine.units import format_bytes, format_count, format_gpu_count
 
 from .local_models import SAVED_GPU_PREFIX, BackgroundScan, LocalModels
+from .node_link_row import node_link_text, node_link_tip
 from .state import AppState
 from .user_catalog import UserCatalog
 from .widgets import show_value
@@ -335,13 +336,16 @@ class HardwarePicker(QGroupBox):
         # the generation engine's GPUs of its own, where it has them: the counts above are the trainer's, and a split
         # plan's two RTX 4090 read "1 × RTX 4090" (user audit 13). A line of its own that wraps: on the summary's
         # line it widened the whole panel
-        self.engine_gpus = QLabel()
+        self.engine_gpus, self.node_link = QLabel(), QLabel()
         self.engine_gpus.setWordWrap(True)
         self.engine_gpus.hide()
+        self.node_link.setWordWrap(True)  # the link the step time takes inside a node (node_link_row.py)
+        self.node_link.setToolTip(node_link_tip())
         layout = QVBoxLayout(self)
         layout.addWidget(self.tree)
         layout.addLayout(row)
         layout.addWidget(self.summary)
+        layout.addWidget(self.node_link)
         layout.addWidget(self.engine_gpus)
         self.tree.chosen.connect(self._chosen)
         self.gpus_per_node.valueChanged.connect(lambda v: self._edit({"gpus_per_node": v}))
@@ -402,6 +406,8 @@ class HardwarePicker(QGroupBox):
         self.summary.setText(self.tr("%(n)s × %(gpu)s%(custom)s, %(mem)s each") % {
             "n": format_gpu_count(s.world_size), "gpu": est.gpu_name, "custom": custom,
             "mem": format_bytes(est.capacity_bytes, self.state.unit)})
+        self.node_link.setText(link := node_link_text(s))
+        self.node_link.setVisible(bool(link))
         apart = est.rl is not None and s.rollout_placement == "separate" and bool(s.rollout_gpus)
         if apart:
             self.engine_gpus.setText(self.tr("and %s more of them for the generation engine, on GPUs of its own")

@@ -163,6 +163,8 @@ class SpeedPanel(SearchPanel):
         html = (f"<b>{index}. " + self.tr("%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s") % {
             "tps": format_count(t.tokens_per_second), "per_gpu": format_count(t.tokens_per_second_per_gpu),
             "mfu": f"{t.mfu:.0%}"} + "</b> · " + self.tr("%s per GPU") % format_bytes(plan.estimate.total_bytes, unit)
+            + ("" if t.time_to_train_seconds is None else  # the tokens to train's days, as `fit` says them
+               " · " + self.tr("trains in %s") % format_seconds(t.time_to_train_seconds))
             + f"<br><span style='color:{text_colour('muted')}'>" + escape(changes + self._offload_words(plan))
             + "</span>")
         row = self.add_plan(html, lambda p=plan: self.apply(p), changes_something=bool(plan.changes))

@@ -27,7 +27,7 @@ from engine.posttraining.time_band import POSTTRAINING_REGIME
 from engine.posttraining.timing import step_provenance
 from engine.range_words import band_multiples, gpu_hours_message, likely_range_sentence, sources_words
 from engine.scenario import Scenario
-from engine.serving.report import million_tokens_cost_words
+from engine.serving.report import million_tokens_cost_words, month_cost_words
 from engine.timing import MFU_DEFINITION, MFU_WHOLE_ATTENTION_DEFINITION, StepTime
 from engine.timing.near_capacity import near_capacity_share
 from engine.timing.step_result import run_range_words
@@ -256,6 +256,8 @@ class TimePanel(QWidget):
         cost = million_tokens_cost_words(s, speed) if speed is not None else None  # the words `estimate` prints
         if cost is not None:
             text += "<br>" + escape(tr_message(cost))
+            if (month := month_cost_words(s)) is not None:  # the words `estimate` prints under it
+                text += "<br>" + escape(tr_message(month))
         elif speed is not None:
             text += "<br>" + self.tr("Enter a price per GPU-hour for the cost of a million output tokens.")
         self.summary.setText(text)

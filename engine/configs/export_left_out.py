@@ -37,6 +37,10 @@ def left_out_settings(s: Scenario, fmt: str) -> dict[str, Any]:
         return {}
     back = import_texts([(FILE_NAMES[fmt], export_config(s, fmt))]).scenario
     lost = {k: mine[k] for k in candidates if back.get(k, KEY_SPECS[k].default) != mine[k]}
+    if lost.get("zero_stage") == 1 and back.get("distributed_optimizer") and not s.fsdp:
+        # Megatron's --use-distributed-optimizer reads back as distributed_optimizer: the same ZeRO-1
+        # (Scenario.effective_zero), carried
+        del lost["zero_stage"]
     if "model" in lost and "model" in back and _same_architecture(s, back["model"]):
         # a format that writes the model's shapes (Megatron's --num-layers, --hidden-size, ...) carries the model,
         # though it reads back as a custom model of those shapes rather than the preset's id

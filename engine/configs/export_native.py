@@ -183,7 +183,10 @@ def megatron_args(s: Scenario) -> str:
         flags.append("--grad-reduce-in-bf16")
     elif half == "fp16" and main_grads_fp32(s):
         flags.append("--accumulate-allreduce-grads-in-fp32")
-    if s.distributed_optimizer:
+    # ZeRO-1 is Megatron's distributed optimizer (its optimizer states sharded over the data-parallel ranks;
+    # Scenario.effective_zero): a plan that sets zero_stage 1 (Fastest layouts, Make it fit) was written without it
+    # and called "not in this megatron file" (user audit 16), so a student's launch held every state on every rank
+    if s.distributed_optimizer or s.zero_stage == 1:
         flags.append("--use-distributed-optimizer")
         if s.dp_shard:  # instances of dp x cp / dp_shard ranks each (megatron/core/parallel_state.py at d98e8a64 l. 922-929)
             args.append(("--num-distributed-optimizer-instances", dp * s.cp // s.dp_shard))

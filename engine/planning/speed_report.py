@@ -45,6 +45,9 @@ def _changes(changes: dict[str, Any], tr_fields: Callable[[str], str]) -> str:
     return describe_changes({k: changes[k] for k in named_changes(changes)}, tr_fields) or "-"
 
 
+TRAINS_IN = QT_TRANSLATE_NOOP("cli", ", trains in {time}")  # after the MFU, before the memory
+
+
 def render_speed(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], str] = _same,
                  tr_engine: Callable[[str], str] = _same, tr_fields: Callable[[str], str] = _same) -> str:
     """The readable version; `tr` translates its own words ("cli" context), `tr_engine` the engine's, `tr_fields` the
@@ -63,10 +66,15 @@ def render_speed(report: dict[str, Any], unit: str = "GiB", tr: Callable[[str], 
 
     def line(i: int, p: dict[str, Any]) -> str:
         t = p["time"]
-        return tr(QT_TRANSLATE_NOOP("cli", "{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: "
-                                           "{changes}")).format(
+        # with tokens_to_train, how long each layout takes (user audit 16: a 100B-token run's engineer asked for
+        # days; only the JSON's time_to_train_seconds had them)
+        days = "" if t.get("time_to_train_seconds") is None else tr(TRAINS_IN).format(
+            time=format_seconds(t["time_to_train_seconds"]))
+        return tr(QT_TRANSLATE_NOOP("cli", "{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}{days}, {total} per "
+                                           "GPU: {changes}")).format(
             i=i, tps=format_count(t["tokens_per_second"]), per_gpu=format_count(t["tokens_per_second_per_gpu"]),
-            mfu=t["mfu"], total=format_bytes(p["total_bytes"], unit), changes=_changes(p["changes"], tr_fields))
+            mfu=t["mfu"], days=days, total=format_bytes(p["total_bytes"], unit),
+            changes=_changes(p["changes"], tr_fields))
 
     out += [line(i, p) for i, p in enumerate(report["plans"], 1)]
     if report["changes_what_you_train"]:

@@ -296,7 +296,10 @@ def value_words(key: str, value: Any, tr: Callable[[str], str] = _same) -> str:
         # sizes, bandwidths and token counts as people say them, not 2,199,023,255,552
         if key == "tokens_to_train":
             return format_count(value)
-        return format_bytes(value) + ("/s" if key.endswith("_per_s") else "")
+        if key.endswith("_per_s"):  # link rates in decimal GB/s, as datasheets and nccl-tests give them: a stated
+            # 25 GB/s PCIe link read "23.28 GiB/s" in Compare beside the set-up's "25 GB/s" (user audit 16)
+            return f"{value / 1e9:,.1f}".removesuffix(".0") + " GB/s"
+        return format_bytes(value)
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, (list, tuple)):

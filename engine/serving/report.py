@@ -82,6 +82,24 @@ def all_at_once_words(s: Scenario, speed: ServingSpeed) -> Message | None:
                    wait=format_seconds(speed.concurrency * prefill + speed.tpot_seconds))
 
 
+HOURS_A_MONTH = 730  # 365 days x 24 hours / 12 months: a served model runs on, billed by the month
+MONTH_LINE = QT_TRANSLATE_NOOP("engine", "Running all the time, the GPUs cost {cost} a month ({n:,} x {price} x {hours} "
+                                         "hours)")
+
+
+def month_cost(s: Scenario) -> float | None:
+    """What the scenario's GPUs cost a month at its price, on all the time (user audit 16: a product manager asked
+    what a chat service on 2 x H100 costs a month; only an hour and a million tokens were given)."""
+    return None if not s.gpu_hour_price else s.world_size * s.gpu_hour_price * HOURS_A_MONTH
+
+
+def month_cost_words(s: Scenario) -> Message | None:
+    if (cost := month_cost(s)) is None:
+        return None
+    return message(MONTH_LINE, cost=format_money(cost, s.currency), n=s.world_size,
+                   price=f"{s.gpu_hour_price:,.2f}", hours=HOURS_A_MONTH)
+
+
 def million_tokens_cost_words(s: Scenario, speed: ServingSpeed) -> Message | None:
     """"A million output tokens cost 1.42 USD on 4 GPUs (likely 1.53 to 1.80 USD, as the tokens/s range)": the same
     words in `estimate` and the Time tab (user audit 6: the command line gave no cost at all, the window no range)."""
@@ -163,6 +181,8 @@ def serving_to_json(memory: ServingMemory, speed: ServingSpeed | None = None,
         if scenario is not None and (cost := million_tokens_cost(scenario, speed)) is not None:
             out["speed"]["cost_per_million_output_tokens"] = cost[0]  # in the scenario's currency
             out["speed"]["cost_per_million_output_tokens_range"] = [cost[1], cost[2]]
+        if scenario is not None and (month := month_cost(scenario)) is not None:
+            out["speed"]["cost_per_month_always_on"] = month  # GPUs x price x HOURS_A_MONTH
     return out
 
 
@@ -218,5 +238,7 @@ def render_serving(memory: ServingMemory, speed: ServingSpeed | None, unit: str 
             lines.append(likely)
         if scenario is not None and (cost := million_tokens_cost_words(scenario, speed)) is not None:
             lines.append(cost.format_with(tr_engine))
+        if scenario is not None and (month_words := month_cost_words(scenario)) is not None:
+            lines.append(month_words.format_with(tr_engine))
         lines += [tr_engine(note) for note in speed.notes]
     return "\n".join(lines)

@@ -155,3 +155,20 @@ def ring_exposed_seconds(block_bytes: float, cp: int, link_bytes_per_s: float, l
     fwd = steps * exposed(block_bytes / link_bytes_per_s + latency, attn_fwd / cp, 1.0)
     bwd = steps * exposed(2 * block_bytes / link_bytes_per_s + latency, attn_bwd / cp, 1.0) if attn_bwd else 0.0
     return fwd + bwd
+
+
+def ep_dispatch_inputs(s: Scenario, spec: ModelSpec, hw: Hardware) -> tuple[tuple[str, object], ...]:
+    """The figures dispatch_seconds reads for `s`, for the Time tab's hover of the expert-parallel all-to-all (user
+    audit 16: a MoE fine-tuner on 2 nodes of 8 H200 asked why it was slower than expected; the hover gave the formula
+    alone, not that EP 8 x expert TP 2 spans 16 GPUs, half of each token's copies crossing the network). () where no
+    EP group exchanges tokens."""
+    if s.ep <= 1 or not spec.n_experts:
+        return ()
+    span, _stride = ep_ranks(s)
+    local = ep_local_ranks(s, nvlink_domain(s, hw))
+    return (("ep", s.ep), ("expert_tp", s.expert_tp), ("ep_group_gpus", span),
+            ("ep_ranks_in_nvlink_domain", local), ("top_k", spec.top_k),
+            ("copies_over_network", f"{(s.ep - local) / s.ep:.0%}"), ("dispatcher", s.moe_token_dispatcher_type),
+            # the achieved rates the formula divides by (hardware.py: the link's figure x the collectives' fraction)
+            ("in_node_gb_per_s", f"{hw.intra_bytes_per_s / 1e9:,.0f}"),
+            ("network_gb_per_s", f"{hw.inter_bytes_per_s / 1e9:,.1f}"))

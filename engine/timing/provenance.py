@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from ..frameworks.defaults import defaults_for
 from ..memory.hybrid_offload import hybrid_offload_fraction
 from ..messages import QT_TRANSLATE_NOOP
-from ..scenario import CustomGpu, Scenario
+from ..scenario import CustomGpu, Scenario, resolve_model
 from .costs import loss_path
 from .data import efficiency, framework_profile, per_gpu
 from .formulas import FORMULAS, OVERLAPPED_INTERLEAVED_BUBBLE, OVERLAPPED_INTERLEAVED_SENDS, bubble_formula
 from .hardware import hardware_for
 from .layer_settings import fp8_casts
+from .links import ep_dispatch_inputs
 from .nvfp4 import trains_nvfp4
 from .pipeline import model_chunks, overlaps_chunk_exchanges
 from .term_formulas import data_parallel_formula, optimizer_formula
@@ -186,6 +187,9 @@ def time_provenance(s: Scenario) -> dict[str, Provenance]:
     out["communication_tp"] = _TP_DERIVED if hides else _COLLECTIVE_DERIVED
     if prof["ep_overlap"] > 0:
         out["communication_ep"] = _COLLECTIVE_ASSUMED
+    if inputs := ep_dispatch_inputs(s, resolve_model(s), hardware_for(s)):  # the figures the all-to-all reads
+        ep = out.get("communication_ep", _FIXED["communication_ep"])
+        out["communication_ep"] = Provenance(ep.kind, ep.basis, FORMULAS["communication_ep"], inputs)
     dp = _COLLECTIVE_ASSUMED if max(prof["dp_overlap"], prof["zero3_overlap"]) > 0 else _COLLECTIVE_DERIVED
     # the words of what the code computes for s's GPU and framework code (term_formulas.py)
     out["communication_dp"] = Provenance(dp.kind, dp.basis, *data_parallel_formula(s))

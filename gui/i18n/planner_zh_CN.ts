@@ -2442,104 +2442,124 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>HardwarePicker</name>
     <message>
-        <location filename="../pickers.py" line="307"/>
+        <location filename="../pickers.py" line="308"/>
         <source>Hardware</source>
         <translation>硬件</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="310"/>
+        <location filename="../pickers.py" line="311"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="310"/>
+        <location filename="../pickers.py" line="311"/>
         <source>Memory</source>
         <translation>显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="310"/>
+        <location filename="../pickers.py" line="311"/>
         <source>Search GPUs (e.g. 4090, H100, MI300)</source>
         <translation>搜索 GPU（如 4090、H100、MI300）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="318"/>
+        <location filename="../pickers.py" line="319"/>
         <source>Custom GPU…</source>
         <translation>自定义 GPU…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="319"/>
+        <location filename="../pickers.py" line="320"/>
         <source>GPUs in each machine. More GPUs only lower the memory per GPU when something is split over them (ZeRO/FSDP, tensor, pipeline, context or expert parallelism); plain data parallelism copies everything.</source>
         <translation>每台机器的 GPU 数。只有把某些东西切分到多块 GPU 上（ZeRO/FSDP、张量、流水线、上下文或专家并行）时，GPU 越多每块的显存才越少；单纯的数据并行会复制全部内容。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="322"/>
+        <location filename="../pickers.py" line="323"/>
         <source>Machines. Total GPUs = GPUs per node × nodes; communication between nodes is slower than within one.</source>
         <translation>机器数。GPU 总数 = 每节点 GPU 数 × 节点数；节点之间的通信比节点内部慢。</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="324"/>
+        <location filename="../pickers.py" line="325"/>
         <source>A GPU that is not in the list: give its name and memory</source>
         <translation>列表中没有的 GPU：填写名称和显存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="326"/>
+        <location filename="../pickers.py" line="327"/>
         <source>GPUs per node</source>
         <translation>每节点 GPU 数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="328"/>
+        <location filename="../pickers.py" line="329"/>
         <source>Nodes</source>
         <translation>节点数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="362"/>
-        <location filename="../pickers.py" line="364"/>
+        <location filename="../pickers.py" line="366"/>
+        <location filename="../pickers.py" line="368"/>
         <source>GPU: %s</source>
         <translation>GPU：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="368"/>
+        <location filename="../pickers.py" line="372"/>
         <source>data centre</source>
         <translation>数据中心</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="368"/>
+        <location filename="../pickers.py" line="372"/>
         <source>workstation</source>
         <translation>工作站</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="369"/>
+        <location filename="../pickers.py" line="373"/>
         <source>consumer</source>
         <translation>消费级</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="369"/>
+        <location filename="../pickers.py" line="373"/>
         <source>unified memory</source>
         <translation>统一内存</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="374"/>
+        <location filename="../pickers.py" line="378"/>
         <source>Your GPUs</source>
         <translation>你的 GPU</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="401"/>
+        <location filename="../pickers.py" line="405"/>
         <source> (custom)</source>
         <translation>（自定义）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="402"/>
+        <location filename="../pickers.py" line="406"/>
         <source>%(n)s × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation>%(n)s × %(gpu)s%(custom)s，每块 %(mem)s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="407"/>
+        <location filename="../pickers.py" line="413"/>
         <source>and %s more of them for the generation engine, on GPUs of its own</source>
         <translation>另有 %s 块供生成引擎专用</translation>
     </message>
     <message>
         <source>%(n)d × %(gpu)s%(custom)s, %(mem)s each</source>
         <translation type="vanished">%(n)d × %(gpu)s%(custom)s，每块 %(mem)s</translation>
+    </message>
+    <message>
+        <location filename="../node_link_row.py" line="22"/>
+        <source>GPU link in a node: %(rate)s GB/s each way (the scenario file&apos;s)</source>
+        <translation>节点内 GPU 互联：单向 %(rate)s GB/s（场景文件所设）</translation>
+    </message>
+    <message>
+        <location filename="../node_link_row.py" line="23"/>
+        <source>GPU link in a node: %(link)s, %(rate)s GB/s each way (no GPU link)</source>
+        <translation>节点内 GPU 互联：%(link)s，单向 %(rate)s GB/s（无 GPU 直连）</translation>
+    </message>
+    <message>
+        <location filename="../node_link_row.py" line="24"/>
+        <source>GPU link in a node: %(link)s, %(rate)s GB/s each way (the card&apos;s)</source>
+        <translation>节点内 GPU 互联：%(link)s，单向 %(rate)s GB/s（该卡自带）</translation>
+    </message>
+    <message>
+        <location filename="../node_link_row.py" line="25"/>
+        <source>The link the step time takes between the GPUs of one node (tensor, expert and pipeline parallelism, and the data-parallel reduce inside a node). PCIe cards of a GPU listed with NVLink (A100 PCIe), or cards bridged in pairs only: state the link in the scenario file as intra_node_bandwidth_bytes_per_s (bytes/s each way; PCIe 4.0 x16: 31500000000).</source>
+        <translation>步时所用的节点内 GPU 之间的互联（张量、专家和流水线并行，以及节点内的数据并行归约）。列表中带 NVLink 的 GPU 的 PCIe 版（A100 PCIe），或仅两两桥接的卡：请在场景文件中用 intra_node_bandwidth_bytes_per_s 写明互联带宽（单向字节/秒；PCIe 4.0 x16：31500000000）。</translation>
     </message>
 </context>
 <context>
@@ -3609,99 +3629,99 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>ModelPicker</name>
     <message>
-        <location filename="../pickers.py" line="282"/>
+        <location filename="../pickers.py" line="283"/>
         <source>Inference cache (bf16, GQA-aware): %(tokens)s per 1,000 tokens of one sequence in its attention layers, plus %(fixed)s a sequence whatever its length (the fixed state of its Mamba-2 or DeltaNet layers)</source>
         <translation>推理缓存（bf16，已考虑 GQA）：注意力层中每条序列每 1,000 个 token 占 %(tokens)s，另加每条序列固定的 %(fixed)s，与长度无关（其 Mamba-2 或 DeltaNet 层的固定状态）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="161"/>
-        <location filename="../pickers.py" line="165"/>
+        <location filename="../pickers.py" line="162"/>
+        <location filename="../pickers.py" line="166"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="165"/>
+        <location filename="../pickers.py" line="166"/>
         <source>Params</source>
         <translation>参数量</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="165"/>
+        <location filename="../pickers.py" line="166"/>
         <source>Layers</source>
         <translation>层数</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="166"/>
+        <location filename="../pickers.py" line="167"/>
         <source>Search models (e.g. llama 8b, qwen3, moe)</source>
         <translation>搜索模型（如 llama 8b、qwen3、moe）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="175"/>
+        <location filename="../pickers.py" line="176"/>
         <source>Import config.json…</source>
         <translation>导入 config.json…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="176"/>
+        <location filename="../pickers.py" line="177"/>
         <source>Add a model from a local Hugging Face config.json</source>
         <translation>从本地 Hugging Face config.json 添加模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="177"/>
+        <location filename="../pickers.py" line="178"/>
         <source>Rescan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="209"/>
+        <location filename="../pickers.py" line="210"/>
         <source>Looking for models on this computer…</source>
         <translation>正在查找本机上的模型…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="178"/>
+        <location filename="../pickers.py" line="179"/>
         <source>Look again for models in the Hugging Face cache and your folders</source>
         <translation>重新在 Hugging Face 缓存和你的文件夹中查找模型</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="179"/>
+        <location filename="../pickers.py" line="180"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="180"/>
+        <location filename="../pickers.py" line="181"/>
         <source>A folder with models (each with a config.json) to list under &quot;On this computer&quot;</source>
         <translation>一个包含模型（每个都有 config.json）的文件夹，列在“本机上的模型”下</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="230"/>
-        <location filename="../pickers.py" line="238"/>
+        <location filename="../pickers.py" line="231"/>
+        <location filename="../pickers.py" line="239"/>
         <source>Model: %s</source>
         <translation>模型：%s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="267"/>
+        <location filename="../pickers.py" line="268"/>
         <source>, %s active per token</source>
         <translation>，每个 token 激活 %s</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="268"/>
+        <location filename="../pickers.py" line="269"/>
         <source>; %(e)d experts, top-%(k)d</source>
         <translation>；%(e)d 个专家，top-%(k)d</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="296"/>
+        <location filename="../pickers.py" line="297"/>
         <source>; blocks: %(m)d Mamba-2, %(a)d attention, %(f)d MLP / MoE</source>
         <translation>；块：%(m)d 个 Mamba-2、%(a)d 个注意力、%(f)d 个 MLP / MoE</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="300"/>
+        <location filename="../pickers.py" line="301"/>
         <source>; %(n)d of them gated DeltaNet (linear attention)</source>
         <translation>；其中 %(n)d 层为门控 DeltaNet（线性注意力）</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="272"/>
+        <location filename="../pickers.py" line="273"/>
         <source>&lt;b&gt;%(name)s&lt;/b&gt;: %(params)s parameters%(active)s; %(layers)d layers, hidden %(hidden)d, %(heads)d heads (%(kv)d KV)%(moe)s; vocabulary %(vocab)s; context %(ctx)s tokens</source>
         <translation>&lt;b&gt;%(name)s&lt;/b&gt;：%(params)s 参数%(active)s；%(layers)d 层，隐藏维度 %(hidden)d，%(heads)d 个注意力头（%(kv)d 个 KV 头）%(moe)s；词表 %(vocab)s；上下文 %(ctx)s 个 token</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="286"/>
+        <location filename="../pickers.py" line="287"/>
         <source>Inference KV cache (bf16, GQA-aware): %s per 1,000 tokens of one sequence</source>
         <translation>推理 KV 缓存（bf16，已考虑 GQA）：每条序列每 1,000 个 token 占 %s</translation>
     </message>
@@ -4766,12 +4786,12 @@ GPU-hour</source>
 <context>
     <name>SearchableTree</name>
     <message>
-        <location filename="../pickers.py" line="75"/>
+        <location filename="../pickers.py" line="76"/>
         <source>Show or hide the whole list</source>
         <translation>显示或隐藏完整列表</translation>
     </message>
     <message>
-        <location filename="../pickers.py" line="76"/>
+        <location filename="../pickers.py" line="77"/>
         <source>Show the list</source>
         <translation>显示列表</translation>
     </message>
@@ -5765,7 +5785,7 @@ GPU-hour</source>
         <translation type="vanished">这已经是当前设置</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="183"/>
+        <location filename="../speed_panel.py" line="185"/>
         <source>Use the faster layout</source>
         <translation>使用更快的布局</translation>
     </message>
@@ -5775,27 +5795,32 @@ GPU-hour</source>
         <translation>这些 GPU 的任何布局都必须卸载到 CPU 内存才能放得下，因此下面每个方案都要等待 PCIe 传输。</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="172"/>
+        <location filename="../speed_panel.py" line="167"/>
+        <source>trains in %s</source>
+        <translation>训练需 %s</translation>
+    </message>
+    <message>
+        <location filename="../speed_panel.py" line="174"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="173"/>
+        <location filename="../speed_panel.py" line="175"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="174"/>
+        <location filename="../speed_panel.py" line="176"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="174"/>
+        <location filename="../speed_panel.py" line="176"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../speed_panel.py" line="180"/>
+        <location filename="../speed_panel.py" line="182"/>
         <source>moves state to CPU memory: steps wait on PCIe</source>
         <translation>把状态移到 CPU 内存：每步要等待 PCIe 传输</translation>
     </message>
@@ -6016,7 +6041,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="108"/>
-        <location filename="../time_panel.py" line="278"/>
+        <location filename="../time_panel.py" line="280"/>
         <source>Tokens to train</source>
         <translation>训练 token 总数</translation>
     </message>
@@ -6037,7 +6062,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../time_panel.py" line="116"/>
-        <location filename="../time_panel.py" line="283"/>
+        <location filename="../time_panel.py" line="285"/>
         <source>Price per GPU-hour</source>
         <translation>每 GPU 小时价格</translation>
     </message>
@@ -6096,7 +6121,7 @@ GPU-hour</source>
         <translation>训练总时长：&lt;b&gt;%(time)s&lt;/b&gt;（%(steps)s 步）· %(hours)s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="274"/>
+        <location filename="../time_panel.py" line="276"/>
         <source>Tokens to train: write a positive number such as 15T, 300B, 2e12 or 500 steps.</source>
         <translation>训练 token 总数：请写一个正数，例如 15T、300B、2e12 或 500 步。</translation>
     </message>
@@ -6172,7 +6197,7 @@ GPU-hour</source>
         <translation type="vanished">在 %(n)d 块 GPU 上，一百万个输出 token 的成本为 &lt;b&gt;%(cost)s&lt;/b&gt;（按价格所用货币计）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="260"/>
+        <location filename="../time_panel.py" line="262"/>
         <source>Enter a price per GPU-hour for the cost of a million output tokens.</source>
         <translation>输入每 GPU 小时的价格，即可得到一百万个输出 token 的成本。</translation>
     </message>
@@ -6181,12 +6206,12 @@ GPU-hour</source>
         <translation type="vanished">训练 token 总数：请写一个正数，例如 15T、300B 或 2e12。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="288"/>
+        <location filename="../time_panel.py" line="290"/>
         <source>Enter the step time you measured, in seconds, first.</source>
         <translation>请先填写实测的每步时间（秒）。</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="297"/>
+        <location filename="../time_panel.py" line="299"/>
         <source>Calibrate the time from a measured step</source>
         <translation>用实测的一步校准时间</translation>
     </message>
@@ -6197,40 +6222,40 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="91"/>
-        <location filename="../time_panel.py" line="308"/>
+        <location filename="../time_panel.py" line="310"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="92"/>
-        <location filename="../time_panel.py" line="309"/>
+        <location filename="../time_panel.py" line="311"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="310"/>
+        <location filename="../time_panel.py" line="312"/>
         <source>Tokens/s per GPU</source>
         <translation>每 GPU tokens/s</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="312"/>
+        <location filename="../time_panel.py" line="314"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../time_panel.py" line="314"/>
+        <location filename="../time_panel.py" line="316"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="316"/>
+        <location filename="../time_panel.py" line="318"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
     <message>
         <location filename="../compare_ranges.py" line="88"/>
-        <location filename="../time_panel.py" line="319"/>
+        <location filename="../time_panel.py" line="321"/>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -6867,14 +6892,24 @@ GPU-hour</source>
         <translation>未使用：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="54"/>
+        <location filename="../../engine/planning/speed_report.py" line="48"/>
+        <source>, trains in {time}</source>
+        <translation>，训练需 {time}</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/speed_report.py" line="57"/>
         <source>As it is: {verdict}, {tps} tokens/s ({step} per step)</source>
         <translation>当前：{verdict}，{tps} tokens/s（每步 {step}）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="57"/>
+        <location filename="../../engine/planning/speed_report.py" line="60"/>
         <source>Fastest layouts that fit, same training (same GPUs, global batch, method and numerics):</source>
         <translation>放得下的最快布局，训练内容不变（同样的 GPU、全局 batch、方法和数值格式）：</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/speed_report.py" line="73"/>
+        <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}{days}, {total} per GPU: {changes}</source>
+        <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}{days}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
         <source>{hours:,.0f} GPU-hours x {price} = {cost}</source>
@@ -6959,7 +6994,7 @@ GPU-hour</source>
     <message>
         <location filename="../../engine/planning/rent_report.py" line="232"/>
         <location filename="../../engine/planning/serve_rent_report.py" line="176"/>
-        <location filename="../../engine/planning/speed_report.py" line="60"/>
+        <location filename="../../engine/planning/speed_report.py" line="63"/>
         <source>none found</source>
         <translation>没有找到</translation>
     </message>
@@ -6999,23 +7034,22 @@ GPU-hour</source>
         <translation type="vanished">搜索了 {gpus} 种 GPU、{searches} 次布局搜索（{estimates} 次显存估算），用时 {seconds}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="66"/>
         <source>{i}. {tps} tokens/s ({per_gpu} per GPU), MFU {mfu:.0%}, {total} per GPU: {changes}</source>
-        <translation>{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
+        <translation type="vanished">{i}. {tps} tokens/s（每 GPU {per_gpu}），MFU {mfu:.0%}，每 GPU {total}：{changes}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="73"/>
+        <location filename="../../engine/planning/speed_report.py" line="81"/>
         <source>Faster or fitting only if you change what you train:</source>
         <translation>只有改变训练内容才更快或放得下：</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/speed_report.py" line="76"/>
+        <location filename="../../engine/planning/speed_report.py" line="84"/>
         <source>Searched {layouts} layouts ({estimates} memory estimates) in {seconds}.</source>
         <translation>用 {seconds} 搜索了 {layouts} 种布局（{estimates} 次显存估算）。</translation>
     </message>
     <message>
         <location filename="../../engine/estimate_output.py" line="202"/>
-        <location filename="../../engine/serving/report.py" line="204"/>
+        <location filename="../../engine/serving/report.py" line="224"/>
         <source>This plan does not fit: time shown for reference only.</source>
         <translation>此方案放不下：时间仅供参考。</translation>
     </message>
@@ -7085,7 +7119,7 @@ GPU-hour</source>
         <translation>64 以内都没有</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="177"/>
+        <location filename="../../engine/serving/report.py" line="197"/>
         <source>Per GPU: {total} of {capacity}</source>
         <translation>每块 GPU：{total} / {capacity}</translation>
     </message>
@@ -7094,17 +7128,17 @@ GPU-hour</source>
         <translation type="vanished">KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token}；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="182"/>
+        <location filename="../../engine/serving/report.py" line="202"/>
         <source>KV cache: {tokens} tokens ({blocks} blocks of {block}), {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token（{blocks} 个块，每块 {block}），每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="194"/>
+        <location filename="../../engine/serving/report.py" line="214"/>
         <source>Verdict: {verdict} - {reason}</source>
         <translation>结论：{verdict} - {reason}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="205"/>
+        <location filename="../../engine/serving/report.py" line="225"/>
         <source>Speed at {users} sequences of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>{users} 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -7184,17 +7218,17 @@ GPU-hour</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="185"/>
+        <location filename="../../engine/serving/report.py" line="205"/>
         <source>KV cache: {tokens} tokens, {per_token} KiB per token; at {length} tokens per sequence {users} sequences at once; longest single sequence {longest} tokens</source>
         <translation>KV 缓存：{tokens} 个 token，每个 token {per_token} KiB；每条序列 {length} 个 token 时可同时容纳 {users} 条序列；单条序列最长 {longest} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="199"/>
+        <location filename="../../engine/serving/report.py" line="219"/>
         <source>CPU memory (the token embeddings, and any layers kept off the GPU): {host}</source>
         <translation>CPU 内存（词嵌入表，以及留在 GPU 之外的层）：{host}</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="207"/>
+        <location filename="../../engine/serving/report.py" line="227"/>
         <source>Speed for one sequence of {context} tokens: time to first token {ttft}, {tpot} per output token, {tps} tokens/s ({bound}-bound)</source>
         <translation>1 条 {context} token 的序列时的速度：首 token 时间 {ttft}，每个输出 token {tpot}，{tps} tokens/s（受{bound}限制）</translation>
     </message>
@@ -7581,7 +7615,7 @@ GPU-hour</source>
         <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，以及通过其 MX 转换器使用的 mxfp8，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="263"/>
+        <location filename="../../engine/configs/export_native.py" line="266"/>
         <source>Megatron-LM&apos;s flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron-LM 的参数无法构建 {name}：它的 GeGLU MLP（tanh GELU；Megatron-LM 只有 --swiglu 和 --quick-geglu）以及按隐藏维度平方根缩放的嵌入都没有对应的 pretrain_gpt 参数；请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -9478,7 +9512,7 @@ GPU-hour</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="258"/>
+        <location filename="../../engine/configs/export_native.py" line="261"/>
         <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -10601,103 +10635,108 @@ GPU-hour</source>
         <translation>GPU 每小时费用（{n} × {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="275"/>
+        <location filename="../../engine/plan_card.py" line="277"/>
+        <source>GPUs a month, running all the time ({hours} hours)</source>
+        <translation>GPU 每月费用，全天候运行（{hours} 小时）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/plan_card.py" line="279"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="283"/>
+        <location filename="../../engine/plan_card.py" line="287"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="284"/>
+        <location filename="../../engine/plan_card.py" line="288"/>
         <source>Time to first token, measured runs like this one (8 in 10)</source>
         <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="285"/>
+        <location filename="../../engine/plan_card.py" line="289"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="286"/>
+        <location filename="../../engine/plan_card.py" line="290"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="287"/>
+        <location filename="../../engine/plan_card.py" line="291"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="288"/>
+        <location filename="../../engine/plan_card.py" line="292"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="296"/>
+        <location filename="../../engine/plan_card.py" line="300"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="298"/>
+        <location filename="../../engine/plan_card.py" line="302"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="300"/>
+        <location filename="../../engine/plan_card.py" line="304"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="301"/>
+        <location filename="../../engine/plan_card.py" line="305"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="302"/>
+        <location filename="../../engine/plan_card.py" line="306"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="304"/>
+        <location filename="../../engine/plan_card.py" line="308"/>
         <source>MFU with attention counted whole (as torchtitan prints it)</source>
         <translation>注意力全量计入时的 MFU（即 torchtitan 打印的值）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="308"/>
+        <location filename="../../engine/plan_card.py" line="312"/>
         <source>Speed capped (MFU with attention counted whole, as the published runs&apos; ceiling was measured)</source>
         <translation>速度已封顶（注意力全量计入的 MFU，与已发表运行的上限计法相同）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="310"/>
+        <location filename="../../engine/plan_card.py" line="314"/>
         <source>{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})</source>
         <translation>{mfu:.0%} 降至 {held:.0%}（上限 {cap:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="317"/>
-        <location filename="../../engine/plan_card.py" line="328"/>
+        <location filename="../../engine/plan_card.py" line="321"/>
+        <location filename="../../engine/plan_card.py" line="332"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="318"/>
+        <location filename="../../engine/plan_card.py" line="322"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="323"/>
+        <location filename="../../engine/plan_card.py" line="327"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="326"/>
+        <location filename="../../engine/plan_card.py" line="330"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="330"/>
+        <location filename="../../engine/plan_card.py" line="334"/>
         <source>Optimizer steps</source>
         <translation>优化器步数</translation>
     </message>
@@ -10764,7 +10803,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/figure_words.py" line="74"/>
-        <location filename="../../engine/plan_card.py" line="332"/>
+        <location filename="../../engine/plan_card.py" line="336"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
@@ -10825,42 +10864,42 @@ GPU-hour</source>
         <translation>节省 = 当前每块 GPU − 改动后每块 GPU（含余量与开销）；变化最大的组成部分：</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="337"/>
+        <location filename="../../engine/plan_card.py" line="341"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="341"/>
+        <location filename="../../engine/plan_card.py" line="345"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="343"/>
+        <location filename="../../engine/plan_card.py" line="347"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="355"/>
+        <location filename="../../engine/plan_card.py" line="359"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="356"/>
+        <location filename="../../engine/plan_card.py" line="360"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="371"/>
+        <location filename="../../engine/plan_card.py" line="375"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="375"/>
+        <location filename="../../engine/plan_card.py" line="379"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="376"/>
+        <location filename="../../engine/plan_card.py" line="380"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -12933,6 +12972,11 @@ GPU-hour</source>
         <translation>首个 token 用时是在其他用户生成期间到达的一个请求的用时；若 {users} 个用户同时发送，服务器按槽位逐个处理其提示词，最后一个用户最多约等待 {wait}（{users} 次预填充加一步）。</translation>
     </message>
     <message>
+        <location filename="../../engine/serving/report.py" line="86"/>
+        <source>Running all the time, the GPUs cost {cost} a month ({n:,} x {price} x {hours} hours)</source>
+        <translation>全天候运行时，GPU 每月花费 {cost}（{n:,} × {price} × {hours} 小时）</translation>
+    </message>
+    <message>
         <source>A million output tokens cost {cost} on {n} GPUs</source>
         <translation type="vanished">在 {n} 块 GPU 上，一百万个输出 token 的成本为 {cost}</translation>
     </message>
@@ -12961,7 +13005,7 @@ GPU-hour</source>
         <translation type="vanished">以上速度为单个引擎实例的速度；{n} 个实例（每个为一个张量 × 流水线并行组）合计服务 {users:,} 个序列，共 {tps} tokens/s</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/report.py" line="93"/>
+        <location filename="../../engine/serving/report.py" line="111"/>
         <source>{cost} (in the price&apos;s currency)</source>
         <translation>{cost}（按价格所用货币计）</translation>
     </message>
@@ -13148,102 +13192,102 @@ GPU-hour</source>
         <translation>交错 1F1B，Megatron-Core 的重叠交换：(p - 1)(F + B + W) / vpp，rank 的 vpp 个块各占其层数的 1 / vpp + 2 (p x vpp - 1) T_comm，即第一个微批次的前向和最后一个微批次的反向跨越每个块边界</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="35"/>
+        <location filename="../../engine/timing/provenance.py" line="36"/>
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="36"/>
+        <location filename="../../engine/timing/provenance.py" line="37"/>
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="37"/>
+        <location filename="../../engine/timing/provenance.py" line="38"/>
         <source>assumed</source>
         <translation>假定</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="41"/>
+        <location filename="../../engine/timing/provenance.py" line="42"/>
         <source>from measurements</source>
         <translation>来自实测</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="42"/>
+        <location filename="../../engine/timing/provenance.py" line="43"/>
         <source>calculated from specs</source>
         <translation>按规格推算</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="43"/>
+        <location filename="../../engine/timing/provenance.py" line="44"/>
         <source>a rough guess</source>
         <translation>粗略假定</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="46"/>
+        <location filename="../../engine/timing/provenance.py" line="47"/>
         <source>the speed behind this part was measured on this GPU or for this kernel, so it is the surest kind of figure here.</source>
         <translation>这一部分所依据的速度是在这款 GPU 或这个内核上实测得到的，因此是这里最可靠的一类数字。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="48"/>
+        <location filename="../../engine/timing/provenance.py" line="49"/>
         <source>worked out from the software&apos;s own code and the GPU&apos;s datasheet, not measured here, so it is fairly sure but can be off where the hardware runs below its datasheet.</source>
         <translation>根据软件自身的代码和 GPU 的规格表推算，此处没有实测，因此比较可靠，但在硬件达不到规格表速度时可能有偏差。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="51"/>
+        <location filename="../../engine/timing/provenance.py" line="52"/>
         <source>a stated figure with no measurement behind it for this set-up, so it is the least sure part of the time.</source>
         <translation>一个给定的数值，对这套配置没有实测支撑，因此是这段时间里最不确定的部分。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="64"/>
+        <location filename="../../engine/timing/provenance.py" line="65"/>
         <source>Matmuls at the maximum achievable matmul rate measured on this GPU (stas00/ml-engineering), in whole tiles and waves; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按在这款 GPU 上实测的最大可达矩阵乘速率（stas00/ml-engineering），按整块 tile 和整波计算；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="67"/>
+        <location filename="../../engine/timing/provenance.py" line="68"/>
         <source>Matmuls at a rate derived from this GPU&apos;s measured bf16 rate and the fp8/bf16 ratio of GPUs measured in both; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘速率由这款 GPU 实测的 bf16 速率与两种格式都有实测的 GPU 的 fp8/bf16 比值推导；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="70"/>
+        <location filename="../../engine/timing/provenance.py" line="71"/>
         <source>Matmuls and attention at the rates measured on this GPU, slowed to the clock its power limit leaves under sustained load (also measured), in whole tiles and waves.</source>
         <translation>矩阵乘和注意力按在这款 GPU 上实测的速率，再降到持续负载下功耗上限所允许的频率（同样为实测），按整块 tile 和整波计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="73"/>
+        <location filename="../../engine/timing/provenance.py" line="74"/>
         <source>Matmuls at the maximum achievable matmul rate measured on another part with the same chip; attention at the rate its kernel&apos;s paper measured.</source>
         <translation>矩阵乘按同一芯片的另一款产品上实测的最大可达矩阵乘速率；注意力按其内核论文实测的速率。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="76"/>
+        <location filename="../../engine/timing/provenance.py" line="77"/>
         <source>The fp8 matmuls at this GPU&apos;s measured bf16 matmul rate, not its fp8 one: Transformer Engine&apos;s ROCm port of late 2024 ran them at parity with bf16 (ROCm/TransformerEngine issue #73); a later release with tuned fp8 GEMMs runs faster. Attention at the rate its kernel&apos;s paper measured.</source>
         <translation>fp8 矩阵乘按本 GPU 实测的 bf16 矩阵乘速率计，而非其 fp8 速率：Transformer Engine 2024 年末的 ROCm 移植版运行它们时与 bf16 持平（ROCm/TransformerEngine issue #73）；对 fp8 GEMM 做过调优的后续版本更快。注意力按其内核论文实测的速率计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="80"/>
+        <location filename="../../engine/timing/provenance.py" line="81"/>
         <source>No matmul measurement for this GPU: matmuls at the median fraction of peak of the GPUs measured.</source>
         <translation>这款 GPU 没有矩阵乘实测：矩阵乘按已实测 GPU 的峰值占比中位数计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="83"/>
+        <location filename="../../engine/timing/provenance.py" line="84"/>
         <source>Bytes counted operation by operation from the framework&apos;s kernels, at 85% of the datasheet memory bandwidth (stream benchmarks).</source>
         <translation>按框架的内核逐个算子统计字节数，显存带宽取规格值的 85%（stream 基准测试）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="86"/>
+        <location filename="../../engine/timing/provenance.py" line="87"/>
         <source>The forward work that checkpointing runs again, at the forward&apos;s rates.</source>
         <translation>检查点重算的前向工作量，按前向的速率计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="88"/>
+        <location filename="../../engine/timing/provenance.py" line="89"/>
         <source>Transformer Engine&apos;s ring step by step: each K/V block hides behind one step&apos;s attention.</source>
         <translation>逐步计算 Transformer Engine 的环：每个 K/V 块只能藏在一步的注意力计算之后。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="90"/>
+        <location filename="../../engine/timing/provenance.py" line="91"/>
         <source>Routed tokens over the links the expert group crosses, routing spread evenly over the experts.</source>
         <translation>路由的 token 经过专家组所跨的链路，假设路由在专家间均匀分布。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="92"/>
+        <location filename="../../engine/timing/provenance.py" line="93"/>
         <source>Activations and their gradients between stages over the link they cross.</source>
         <translation>阶段之间的激活及其梯度经过所跨的链路。</translation>
     </message>
@@ -13252,7 +13296,7 @@ GPU-hour</source>
         <translation type="vanished">流水线调度的空闲时段：最忙阶段的 (pp - 1) / vpp 个微批次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="94"/>
+        <location filename="../../engine/timing/provenance.py" line="95"/>
         <source>DeepSpeed&apos;s CPU Adam on the whole optimizer shard at an assumed 150 GB/s of host memory bandwidth per node, and PCIe at 80% of its rate.</source>
         <translation>DeepSpeed 的 CPU Adam 处理整个优化器分片，按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
@@ -13261,72 +13305,72 @@ GPU-hour</source>
         <translation type="vanished">CPU Adam 按假定的每节点 150 GB/s 主机内存带宽计算，PCIe 取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="97"/>
+        <location filename="../../engine/timing/provenance.py" line="98"/>
         <source>Bytes the optimizer reads and writes per parameter at the achieved memory bandwidth.</source>
         <translation>优化器每个参数读写的字节数，按可达显存带宽计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="101"/>
+        <location filename="../../engine/timing/provenance.py" line="102"/>
         <source>Kernel launches and host syncs per layer counted from the framework&apos;s source, at a host time per launch and per sync measured on another machine&apos;s CPU, not this one&apos;s.</source>
         <translation>每层的内核启动次数和主机同步次数按框架源码统计；每次启动和每次同步的主机耗时是在另一台机器的 CPU 上测得的，并非本机。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="108"/>
+        <location filename="../../engine/timing/provenance.py" line="109"/>
         <source>Megatron&apos;s HybridDeviceOptimizer: the offloaded share of the optimizer shard (optimizer_offload_fraction) steps in torch&apos;s fused CPU AdamW on one thread per rank, at a per-thread rate derived from Megatron-Bridge&apos;s measured CPU-offloading runs; its fp32 gradients and weights cross PCIe at 80% of its rate.</source>
         <translation>Megatron 的 HybridDeviceOptimizer：优化器分片中卸载的部分（optimizer_offload_fraction）由 torch 的融合 CPU AdamW 在每个 rank 一个线程上更新，单线程速率由 Megatron-Bridge 实测的 CPU 卸载运行推得；其 fp32 梯度和权重经 PCIe 传输，取其速率的 80%。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="114"/>
+        <location filename="../../engine/timing/provenance.py" line="115"/>
         <source>The 1F1B schedule&apos;s idle slots: one micro-batch&apos;s forward and backward through every stage but the busiest, counted from the stages&apos; own passes.</source>
         <translation>1F1B 调度的空闲时段：一个微批次的前向和反向流经除最忙阶段外的每个阶段，按各阶段自身的计算量计。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="116"/>
+        <location filename="../../engine/timing/provenance.py" line="117"/>
         <source>GPipe&apos;s idle slots, as 1F1B&apos;s: one micro-batch&apos;s forward and backward through every stage but the busiest.</source>
         <translation>GPipe 的空闲时段，与 1F1B 相同：一个微批次的前向和反向流经除最忙阶段外的每个阶段。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="118"/>
+        <location filename="../../engine/timing/provenance.py" line="119"/>
         <source>The interleaved schedule&apos;s idle slots: one micro-batch through every stage but the busiest, divided by the chunks per GPU (vpp).</source>
         <translation>交错调度的空闲时段：一个微批次流经除最忙阶段外的每个阶段，再除以每个 GPU 的模型块数（vpp）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="120"/>
+        <location filename="../../engine/timing/provenance.py" line="121"/>
         <source>Zero bubble ZB-1p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes it defers into them, pp - 1 of them.</source>
         <translation>零气泡 ZB-1p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的权重梯度计算，共 pp - 1 次。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="122"/>
+        <location filename="../../engine/timing/provenance.py" line="123"/>
         <source>Zero bubble ZB-2p (arXiv:2401.10241): 1F1B&apos;s idle slots less the weight-gradient passes of every micro-batch but the last, deferred into them.</source>
         <translation>零气泡 ZB-2p（arXiv:2401.10241）：1F1B 的空闲时段减去推迟到其中的、除最后一个微批次外每个微批次的权重梯度计算。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="125"/>
+        <location filename="../../engine/timing/provenance.py" line="126"/>
         <source>Zero bubble ZB-V (arXiv:2401.10241 section 6): two chunks per GPU in a V; 1F1B&apos;s idle slots less up to 2 (pp - 1) deferred weight-gradient passes (ZB-H2&apos;s form: the paper gives none of its own).</source>
         <translation>零气泡 ZB-V（arXiv:2401.10241 第 6 节）：每个 GPU 两个模型块，呈 V 形排布；1F1B 的空闲时段减去至多 2 (pp - 1) 次推迟的权重梯度计算（采用 ZB-H2 的公式：论文未给出其自身的公式）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="158"/>
+        <location filename="../../engine/timing/provenance.py" line="159"/>
         <source>Bytes over the link the group crosses plus NCCL&apos;s latency model, nothing hidden behind compute.</source>
         <translation>字节经过通信组所跨的链路，加上 NCCL 的延迟模型，不计与计算的重叠。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="160"/>
+        <location filename="../../engine/timing/provenance.py" line="161"/>
         <source>Bytes over the link plus NCCL&apos;s latency model, less what the framework&apos;s code runs beside its GEMMs, collective by collective (userbuffers&apos; chunks, the backward&apos;s asynchronous collectives).</source>
         <translation>链路上的字节数加上 NCCL 的延迟模型，减去框架代码在其 GEMM 旁并行执行的部分，逐个集合通信计算（userbuffers 的分块、反向传播中的异步集合通信）。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="163"/>
+        <location filename="../../engine/timing/provenance.py" line="164"/>
         <source>The framework&apos;s context parallelism all-gathers K and V before each layer&apos;s attention and reduce-scatters their gradients after it, on the critical path: bytes and NCCL latency over the link the cp group crosses, nothing hidden.</source>
         <translation>该框架的上下文并行在每层注意力之前 all-gather K 和 V，并在其之后 reduce-scatter 它们的梯度，均位于关键路径上：按 cp 组所跨链路的字节数与 NCCL 延迟计算，不做任何隐藏。</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="166"/>
+        <location filename="../../engine/timing/provenance.py" line="167"/>
         <source>per layer and micro-batch: all-gather of the other cp - 1 ranks&apos; K and V (their TP share of the KV heads) before the attention, again where full recomputation reruns it, + reduce-scatter of their gradients after its backward, each (cp - 1) x the rank&apos;s K and V bytes / the link&apos;s bandwidth + NCCL&apos;s latency, exposed</source>
         <translation>每层每个微批次：注意力之前 all-gather 其余 cp - 1 个 rank 的 K 和 V（它们在 KV 头上的 TP 份额），完整重计算重跑前向时再做一次，+ 反向之后 reduce-scatter 它们的梯度；每次为 (cp - 1) x 本 rank 的 K 和 V 字节数 / 链路带宽 + NCCL 延迟，全部暴露</translation>
     </message>
     <message>
-        <location filename="../../engine/timing/provenance.py" line="171"/>
+        <location filename="../../engine/timing/provenance.py" line="172"/>
         <source>Bytes and NCCL latency are derived; the share hidden behind compute is the framework&apos;s stated overlap, not a measurement.</source>
         <translation>字节与 NCCL 延迟为推导所得；藏在计算之后的比例是框架给出的重叠比例，并非实测。</translation>
     </message>
@@ -14084,7 +14128,7 @@ GPU-hour</source>
         <translation>速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_left_out.py" line="68"/>
+        <location filename="../../engine/configs/export_left_out.py" line="72"/>
         <source>Not in this {fmt} file (it has no setting for them; set them by hand or in the framework&apos;s own config): {settings}.</source>
         <translation>此 {fmt} 文件未包含以下设置（该格式没有对应项；请手动设置或写入框架自己的配置）：{settings}。</translation>
     </message>
