@@ -93,7 +93,9 @@ def as_bool(value: Any) -> bool | None:
         return value
     if isinstance(value, str) and value.strip().lower() in ("true", "yes", "1", "on"):
         return True
-    if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off", "none", ""):
+    # an empty value is no switch: ms-swift's and transformers' HfArgumentParser string_to_bool refuse it at start
+    # (`--freeze_vit ''` read as false was a trained vision tower; h-fuzz12 item c)
+    if isinstance(value, str) and value.strip().lower() in ("false", "no", "0", "off", "none"):
         return False
     if isinstance(value, int):
         return bool(value)
