@@ -15,6 +15,7 @@ from .scenario.keys import KeySpec
 from .scenario.serving_keys import ServingKeys
 from .serving import REFUSED, serving_speed
 from .serving.report import HOURS_A_MONTH, million_tokens_cost, month_cost
+from .serving.speed import ServingSpeed, cost_per_million_output_tokens
 from .serving.speed_band import speed_ranges
 from .serving.users_curve import instances, slots_set
 from .timing import StepTime
@@ -254,7 +255,12 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
                      format_count(speed.tokens_per_second * n)))
     # the measured runs' spread (presets/serving_speed_bands.json), as `estimate` states it under the speed: the card
     # gave the roofline's 38 tokens/s alone where 8 in 10 measured runs put it at 16 to 26
-    ranges = speed_ranges(m.engine, speed)
+    # a damaged presets/serving_speed_bands.json: the card without the ranges and one sentence naming the file, as
+    # gui/serving_rows.py speed_words does (h-fuzz12 item d: exporting a served plan's card raised)
+    try:
+        ranges, notes = speed_ranges(m.engine, speed), []
+    except PlannerError as exc:
+        ranges, notes = {}, [exc.message]
     # each under its figure, from the bottom up; the first token's too, as `estimate` and the Users tab give it (user
     # audit 9: the card and the Markdown gave 14.4 s alone where `estimate` said likely 12.3 s to 21.5 s)
     for figure, label, show, after in (("tokens_per_second", LIKELY_TOKENS, format_count, 3),
@@ -266,7 +272,7 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
                 show(r.low), show(r.high), r.low / value, r.high / value)))
     # with a price, what a million output tokens cost and its range, as `estimate` and the Time tab say it (user
     # audit 6: the card of a served model with a price gave no cost, and left the price out of its inputs)
-    if (cost := million_tokens_cost(s, speed)) is not None:
+    if (cost := million_tokens_cost(s, speed) if not notes else _cost_alone(s, speed)) is not None:
         # what the rented GPUs cost an hour, beside the tokens' cost: the plan What should I rent? gave ranked by it
         # and budgeted per hour (user audit 12: the card of an applied plan gave no hourly figure)
         hour = format_money(s.world_size * s.gpu_hour_price, s.currency)
@@ -281,7 +287,13 @@ def serving_time_facts(s: Scenario, est: Estimate) -> tuple[list[Message], list[
         if cost[1] != cost[2]:
             rows.append((message(LIKELY_MILLION), likely_range_message(
                 f"{cost[1]:,.2f}", format_money(cost[2], s.currency), cost[1] / cost[0], cost[2] / cost[0])))
-    return [], rows
+    return notes, rows
+
+
+def _cost_alone(s: Scenario, speed: ServingSpeed) -> tuple[float, float, float] | None:
+    """million_tokens_cost without its range (the measured runs' spread unreadable)."""
+    cost = cost_per_million_output_tokens(s, speed)
+    return None if cost is None else (cost, cost, cost)
 
 
 LIKELY_STEP = QT_TRANSLATE_NOOP("engine", "Step time, measured runs like this one (8 in 10)")
