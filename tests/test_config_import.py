@@ -128,12 +128,13 @@ CASES = [
      {"packing": "padding-free", "attention": "flash", "micro_batch": 8, "seq_len": 8192, "zero_stage": 3}),
     # verl examples/grpo_trainer/run_qwen2-7b_seq_balance.sh: use_dynamic_bsz with ppo_max_token_len_per_gpu=24000 and
     # use_remove_padding -> padding-free micro-batches of at most 24,000 tokens; prompt 512 + response 1024 tokens; the
-    # rank's mini-batch ppo_mini_batch_size 256 x rollout.n 5 // 8 GPUs = 160 sequences, one optimizer step, which verl
-    # cuts by tokens (engine/configs/verl_batch.py read_dynamic_batch)
+    # rank's mini-batch ppo_mini_batch_size 256 x rollout.n 5 // 8 GPUs = 160 sequences, which verl cuts by tokens, and
+    # data.train_batch_size 1024 / 256 = 4 such mini-batches a step, as the export writes a budget plan's grad_accum
+    # (engine/configs/verl_batch.py read_dynamic_batch, batch_args)
     ("verl/run_qwen2-7b_seq_balance.sh", "verl",
      {"packing": "padding-free", "max_tokens_per_micro_batch": 24000, "seq_len": 1536, "fsdp": True,
       "checkpointing": "full", "offload": "none", "gpus_per_node": 8, "precision": "amp-bf16", "micro_batch": 160,
-      "grad_accum": 1}),
+      "grad_accum": 4}),
     # torchtune distributed recipes (usage comment: "tune run --nproc_per_node ... *_distributed") shard with FSDP2;
     # LoRA adapters are built in the model dtype; fsdp_cpu_offload: True offloads (70B_full.yaml line 84)
     ("torchtune/llama3_2_1B_lora.yaml", "torchtune", {"fsdp": True, "lora_adapter_dtype": "compute"}),

@@ -12,11 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..messages import QT_TRANSLATE_NOOP, Message, message
+from ..posttraining.estimate import step_sequences
 from ..scenario import Scenario, resolve_model, scenario_from_dict
 from ..scenario.format import KEY_SPECS
 from ..scenario.key_words import describe_changes
 from .exporting import CARRIED, FILE_NAMES, export_config
 from .importing import import_texts
+from .verl_batch import step_left_out
 
 # settings of a launch that no export format writes (each is a framework's own switch)
 _UNWRITTEN_LAUNCH_KEYS = ("framework", "rollout_async_engine")
@@ -64,10 +66,16 @@ _SHAPE_FIELDS = ("hidden", "layers", "heads", "kv_heads", "head_dim", "ffn", "vo
 
 def left_out_sentence(s: Scenario, fmt: str, tr_fields: Any = None) -> Message | None:
     """One sentence naming the settings the export leaves out, in the set-up's words ("Framework: NeMo-RL, Engine
-    as vLLM's AsyncLLM (async_engine): on"); tr_fields translates those words ("Fields"). None: nothing left out."""
+    as vLLM's AsyncLLM (async_engine): on"); tr_fields translates those words ("Fields"); for verl a second where the
+    step is no whole number of prompts (verl_batch.py step_left_out: its batch sizes left to verl's defaults, which
+    the settings' round trip does not see, since verl carries micro_batch and grad_accum). None: nothing left out."""
     lost = left_out_settings(s, fmt)
+    step = step_left_out(step_sequences(s), s.num_generations) if fmt == "verl" else None
     if not lost:
-        return None
+        return step
     words = describe_changes(lost, tr_fields) if tr_fields is not None else describe_changes(lost)
-    return message(QT_TRANSLATE_NOOP("engine", "Not in this {fmt} file (it has no setting for them; set them by hand "
-                                               "or in the framework's own config): {settings}."), fmt=fmt, settings=words)
+    settings = message(QT_TRANSLATE_NOOP("engine", "Not in this {fmt} file (it has no setting for them; set them by "
+                                                   "hand or in the framework's own config): {settings}."),
+                       fmt=fmt, settings=words)
+    return settings if step is None else message(QT_TRANSLATE_NOOP("engine", "{settings} {step}"),
+                                                 settings=settings, step=step)

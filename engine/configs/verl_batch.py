@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..messages import QT_TRANSLATE_NOOP, message
+from ..messages import QT_TRANSLATE_NOOP, Message, message
 from .common import as_int, set_int
 from .result import Collector
 
@@ -80,15 +80,39 @@ def batch_args(step_sequences: int, num_generations: int, mini_batches: int = 1)
 
 def read_dynamic_batch(c: Collector, o: dict[str, Any]) -> None:
     """With use_dynamic_bsz: micro_batch the rank's mini-batch sequences (ppo_mini_batch_size x n // data-parallel
-    ranks), grad_accum 1 (one optimizer step, as read_batch's step); verl cuts that mini-batch by tokens into
-    ceil(tokens / ppo_max_token_len_per_gpu) micro-batches (volcengine/verl@9e4074b7 dp_actor.py update_policy lines
-    276-278, seqlen_balancing.py rearrange_micro_batches), which the post-training estimate lays out from the budget
-    (engine/posttraining/estimate.py _token_budget)."""
+    ranks); verl cuts that mini-batch by tokens into ceil(tokens / ppo_max_token_len_per_gpu) micro-batches
+    (volcengine/verl@9e4074b7 dp_actor.py update_policy lines 276-278, seqlen_balancing.py rearrange_micro_batches),
+    which the post-training estimate lays out from the budget (engine/posttraining/estimate.py _token_budget).
+    grad_accum the mini-batches data.train_batch_size holds, as batch_args writes a budget plan's step (its grad_accum
+    mini-batches of prompts / grad_accum each), so the export's round trip gives the plan back; 1 where the file
+    states no train batch or one that is no whole number of mini-batches (then listed)."""
     mini, ranks = as_int(o.get(MINI)), data_parallel_ranks(o)
     if mini is None or ranks is None:
         return
     set_int(c, "micro_batch", max(1, mini * (as_int(o.get(N)) or VERL_DEFAULT_N) // ranks), MINI)
-    c.set("grad_accum", 1, MINI)
+    train = as_int(o.get(TRAIN))
+    whole = train is not None and mini > 0 and train >= mini and train % mini == 0
+    c.set("grad_accum", train // mini if whole else 1, MINI)
+    if whole:
+        c.use(TRAIN)
+    elif train is not None:
+        c.skip(TRAIN, message(QT_TRANSLATE_NOOP(
+            "engine", "{train} prompts a step are no whole number of mini-batches of {mini} prompts; the planner's "
+            "step is one mini-batch"), train=train, mini=mini))
 
 
-__all__ = ["batch_args", "data_parallel_ranks", "read_batch", "read_dynamic_batch"]
+def step_left_out(step_sequences: int, num_generations: int) -> Message | None:
+    """One sentence where batch_args writes no batch sizes (the step is no whole number of prompts of
+    num_generations completions), so verl runs its own defaults (data.train_batch_size 1024, ppo_mini_batch_size
+    256: volcengine/verl@532d5616 verl/trainer/config/data/legacy_data.yaml, actor/actor.yaml); None where it writes
+    them."""
+    if batch_args(step_sequences, num_generations):
+        return None
+    return message(QT_TRANSLATE_NOOP(
+        "engine", "data.train_batch_size and ppo_mini_batch_size are not in this verl file: the plan's step of "
+        "{sequences} sequences is no whole number of prompts of {n} completions, so verl runs its own (1,024 and 256 "
+        "prompts); pick a micro-batch, gradient accumulation or GPU count whose step divides by {n}, or set them by "
+        "hand."), sequences=step_sequences, n=num_generations)
+
+
+__all__ = ["batch_args", "data_parallel_ranks", "read_batch", "read_dynamic_batch", "step_left_out"]
