@@ -318,7 +318,7 @@ class CompareView(QWidget):
             # a key that means nothing for a pane (a served model's micro-batch, a training run's max_model_len) is
             # a dash there, not its unused default
             words = [price_words(item.scenario, v) if key == "gpu_hour_price" and v is not None
-                     else value_words(key, v) if input_counts(item.scenario, key) else NOT_APPLICABLE
+                     else value_words(key, v, item.scenario) if input_counts(item.scenario, key) else NOT_APPLICABLE
                      for (item, _), v in zip(shown, values, strict=True)]
             if any(w != words[0] for w in words):
                 rows.append((field_label(key), words))

@@ -168,7 +168,7 @@ class AppState(QObject):
         renamed = follow_name(self._scenario, validated, changes)  # a generated name describes the new set-up
         if renamed is not validated:
             validated, after = renamed, {**after, "name": renamed.name}
-        label = text or describe_changes(changes)
+        label = text or describe_changes(changes, validated)  # "Method: pre-training" on a pre-training budget
         if resets:
             label += "; " + describe_changes({r.key: r.new for r in resets})
         self._validated = (after, validated)  # push() runs redo() at once: it reuses this instead of parsing again

@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLocale
 
 from engine.frameworks.defaults import defaults_for
+from engine.planning.pretraining import is_pretraining
 from engine.scenario import Scenario, key_words
 from engine.units import format_price
 
@@ -34,13 +35,20 @@ def field_label(key: str) -> str:
     return key_words.field_label(key, _tr)
 
 
-def value_words(key: str, value: Any) -> str:
-    return key_words.value_words(key, value, _tr)
+def value_words(key: str, value: Any, s: Scenario | None = None) -> str:
+    """`s`: the scenario the value is of, so that training every weight on a pre-training budget reads "pre-training"
+    (engine/planning/pretraining.py is_pretraining), as the set-up's item and the plan card say it."""
+    return key_words.value_words(key, value, _tr, _pretraining(key, value, s))
 
 
-def describe_changes(changes: dict[str, Any]) -> str:
-    """An undo entry in on-screen words: "Optimizer: AdamW 8-bit", not "optimizer = adamw-8bit"."""
-    return key_words.describe_changes(changes, _tr)
+def describe_changes(changes: dict[str, Any], s: Scenario | None = None) -> str:
+    """An undo entry in on-screen words: "Optimizer: AdamW 8-bit", not "optimizer = adamw-8bit"; `s` the scenario
+    after the change (value_words)."""
+    return key_words.describe_changes(changes, _tr, _pretraining("method", changes.get("method"), s))
+
+
+def _pretraining(key: str, value: Any, s: Scenario | None) -> bool:
+    return s is not None and key == "method" and value == "full" and is_pretraining(s)
 
 
 def list_separator() -> str:

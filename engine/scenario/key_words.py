@@ -255,6 +255,9 @@ VALUE_WORDS: dict[str, dict[Any, str]] = {
 FIELD_LABELS.update(SERVING_FIELD_LABELS)
 VALUE_WORDS.update(SERVING_VALUE_WORDS)
 NOT_SET = QT_TRANSLATE_NOOP("Fields", "not set")
+# method "full" on a pre-training token budget (engine/planning/pretraining.py is_pretraining), as the set-up's item and
+# the plan card say it (h-polish15: Compare and the undo entry still read "full fine-tune" of a 2T-token pre-training)
+PRETRAINING_WORDS = QT_TRANSLATE_NOOP("Fields", "pre-training")
 HSDP_WORDS = QT_TRANSLATE_NOOP("Fields", "HSDP: shard within %1 GPUs")  # dp_shard, a shard group of %1 GPUs
 # one change "Label: value" and the mark between changes, translated: Chinese takes its own colon and comma (the zh plan
 # read "改动：引擎张量并行（rollout TP）: 2, 方法: QLoRA", user audit 11)
@@ -278,7 +281,11 @@ def field_label(key: str, tr: Callable[[str], str] = _same) -> str:
     return tr(FIELD_LABELS[key]) if key in FIELD_LABELS else key
 
 
-def value_words(key: str, value: Any, tr: Callable[[str], str] = _same) -> str:
+def value_words(key: str, value: Any, tr: Callable[[str], str] = _same, pretraining: bool = False) -> str:
+    """The value in the set-up's words; `pretraining`: the scenario trains on a pre-training budget, so training
+    every weight is said as pre-training, not a full fine-tune (the caller decides: is_pretraining is planning's)."""
+    if pretraining and key == "method" and value == "full":
+        return tr(PRETRAINING_WORDS)
     if key in VALUE_WORDS and _hashable(value) and value in VALUE_WORDS[key]:
         return tr(VALUE_WORDS[key][value])
     if key == "framework" and isinstance(value, str) and value in TABLE:
@@ -323,8 +330,9 @@ def with_one_sharding(form: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def describe_changes(changes: dict[str, Any], tr: Callable[[str], str] = _same) -> str:
-    """An undo entry in on-screen words: "Optimizer: AdamW 8-bit", not "optimizer = adamw-8bit"."""
+def describe_changes(changes: dict[str, Any], tr: Callable[[str], str] = _same, pretraining: bool = False) -> str:
+    """An undo entry in on-screen words: "Optimizer: AdamW 8-bit", not "optimizer = adamw-8bit" (`pretraining`: as
+    value_words)."""
     parts = []
     for key, value in changes.items():
         if key == "fsdp" and "zero_stage" in changes:
@@ -334,7 +342,8 @@ def describe_changes(changes: dict[str, Any], tr: Callable[[str], str] = _same) 
         if key == "dp_shard" and value:  # a plan's or an edit's group, said as what it is
             parts.append(tr(HSDP_WORDS).replace("%1", f"{value:,}"))
             continue
-        parts.append(tr(CHANGE_WORDS).replace("%1", field_label(key, tr)).replace("%2", value_words(key, value, tr)))
+        words = value_words(key, value, tr, pretraining)
+        parts.append(tr(CHANGE_WORDS).replace("%1", field_label(key, tr)).replace("%2", words))
     return tr(CHANGES_SEPARATOR).join(parts)
 
 

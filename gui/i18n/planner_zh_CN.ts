@@ -1259,7 +1259,12 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>冻结，仍反向传播</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="264"/>
+        <location filename="../../engine/scenario/key_words.py" line="260"/>
+        <source>pre-training</source>
+        <translation>预训练</translation>
+    </message>
+    <message>
+        <location filename="../../engine/scenario/key_words.py" line="267"/>
         <source>%1 days</source>
         <translation>%1 天</translation>
     </message>
@@ -1450,7 +1455,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>按检查点发布时的格式</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="258"/>
+        <location filename="../../engine/scenario/key_words.py" line="261"/>
         <source>HSDP: shard within %1 GPUs</source>
         <translation>HSDP：在 %1 块 GPU 内分片</translation>
     </message>
@@ -1663,7 +1668,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <location filename="../../engine/scenario/key_words.py" line="144"/>
         <location filename="../../engine/scenario/key_words.py" line="155"/>
         <location filename="../../engine/scenario/key_words.py" line="156"/>
-        <location filename="../../engine/scenario/key_words.py" line="263"/>
+        <location filename="../../engine/scenario/key_words.py" line="266"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>off</source>
         <translation>关闭</translation>
@@ -1834,17 +1839,17 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
         <translation>未设置</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="261"/>
+        <location filename="../../engine/scenario/key_words.py" line="264"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="262"/>
+        <location filename="../../engine/scenario/key_words.py" line="265"/>
         <source>, </source>
         <translation>，</translation>
     </message>
     <message>
-        <location filename="../../engine/scenario/key_words.py" line="263"/>
+        <location filename="../../engine/scenario/key_words.py" line="266"/>
         <location filename="../../engine/scenario/serving_key_words.py" line="55"/>
         <source>on</source>
         <translation>开启</translation>
@@ -9824,7 +9829,7 @@ GPU-hour</source>
         <translation>dp_shard_size × dp_replicate_size × 张量并行 × 上下文并行规模：axolotl 的并行配置所对应的 GPU 数</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="279"/>
+        <location filename="../../engine/configs/common.py" line="281"/>
         <source>attention kernel &apos;{attn}&apos; is not modelled yet</source>
         <translation>注意力内核“{attn}”尚未建模</translation>
     </message>
@@ -9848,32 +9853,32 @@ GPU-hour</source>
         <translation type="vanished">规划器不读取（不是它建模的显存设置）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="131"/>
+        <location filename="../../engine/configs/common.py" line="133"/>
         <source>expected a whole number ≥ {minimum}, found {value!r}</source>
         <translation>应为 ≥ {minimum} 的整数，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="154"/>
+        <location filename="../../engine/configs/common.py" line="156"/>
         <source>no model named ({name!r})</source>
         <translation>未指明模型（{name!r}）</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="162"/>
+        <location filename="../../engine/configs/common.py" line="164"/>
         <source>model &apos;{name}&apos; is not a preset; pick the model in the planner</source>
         <translation>模型“{name}”不是预设；请在规划器中选择模型</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="194"/>
+        <location filename="../../engine/configs/common.py" line="196"/>
         <source>&apos;{name}&apos; read from its config.json in the local model cache</source>
         <translation>“{name}”取自本地模型缓存中的 config.json</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="406"/>
+        <location filename="../../engine/configs/common.py" line="408"/>
         <source>a projector trained beside a frozen vision tower is not modelled apart: both are counted frozen</source>
         <translation>视觉塔冻结而单独训练投影层的情况未单独建模：两者都按冻结计算</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="171"/>
+        <location filename="../../engine/configs/common.py" line="173"/>
         <source>&apos;{name}&apos; taken as preset {preset} (a variant with the same architecture)</source>
         <translation>“{name}”按预设 {preset} 处理（同一架构的变体）</translation>
     </message>
@@ -9883,28 +9888,28 @@ GPU-hour</source>
         <translation>规划器不读取</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="245"/>
+        <location filename="../../engine/configs/common.py" line="247"/>
         <source>{name} keeps its fp32 states in unified memory that bitsandbytes pages to CPU memory when the GPU runs short; the planner has no paged 32-bit AdamW and counts the states on the GPU, an upper bound</source>
         <translation>{name} 把 fp32 优化器状态放在统一内存中，GPU 显存不足时 bitsandbytes 会将其换页到 CPU 内存；规划器没有分页的 32 位 AdamW，按状态全部驻留 GPU 计算，为上限估计</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="265"/>
+        <location filename="../../engine/configs/common.py" line="267"/>
         <location filename="../../engine/configs/verl.py" line="148"/>
         <source>optimizer &apos;{optim}&apos; is not modelled yet</source>
         <translation>优化器“{optim}”尚未建模</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="328"/>
+        <location filename="../../engine/configs/common.py" line="330"/>
         <source>TRL&apos;s ModelConfig use_bnb_nested_quant defaults to false: no double quantisation</source>
         <translation>TRL 的 ModelConfig 中 use_bnb_nested_quant 默认为 false：不做双重量化</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="358"/>
+        <location filename="../../engine/configs/common.py" line="360"/>
         <source>expected layer indices, found {value!r}</source>
         <translation>应为层序号，实际为 {value!r}</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="388"/>
+        <location filename="../../engine/configs/common.py" line="390"/>
         <source>unrecognised FSDP setting {value!r}</source>
         <translation>无法识别的 FSDP 设置 {value!r}</translation>
     </message>
@@ -10487,67 +10492,67 @@ GPU-hour</source>
         <translation>未检查 CPU 内存（未设置）：每节点需要 {need}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="137"/>
+        <location filename="../../engine/plan_card.py" line="138"/>
         <source>Fits on {machines} with {free} spare per GPU.</source>
         <translation>在 {machines} 上放得下，每块 GPU 还剩 {free}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="147"/>
+        <location filename="../../engine/plan_card.py" line="148"/>
         <source>Fits on {machines} only by using part of the safety reserve.</source>
         <translation>在 {machines} 上放得下，但要占用部分安全余量。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="143"/>
+        <location filename="../../engine/plan_card.py" line="144"/>
         <source>Fits on {machines} only if the generation engine starts: its KV cache is within the start-up accounting&apos;s uncertainty.</source>
         <translation>只有生成引擎能启动时才能在 {machines} 上放下：其 KV 缓存在启动显存核算的误差范围内。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="128"/>
+        <location filename="../../engine/plan_card.py" line="129"/>
         <source>{training} × {gpu} training and {engine} × {gpu} running the generation engine</source>
         <translation>{training} × {gpu}（训练）和 {engine} × {gpu}（运行生成引擎）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="140"/>
+        <location filename="../../engine/plan_card.py" line="141"/>
         <source>Starts on {machines}, but not for every user at once: {why}</source>
         <translation>可在 {machines} 上启动，但无法同时服务所有用户：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="150"/>
+        <location filename="../../engine/plan_card.py" line="151"/>
         <source>Does not fit on {machines}: {over} over per GPU.</source>
         <translation>在 {machines} 上放不下：每块 GPU 超出 {over}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="168"/>
+        <location filename="../../engine/plan_card.py" line="169"/>
         <source>Needs {host} CPU memory per node, more than the {cap} it has.</source>
         <translation>每个节点需要 {host} CPU 内存，超过了它拥有的 {cap}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="170"/>
+        <location filename="../../engine/plan_card.py" line="171"/>
         <source>Needs {host} CPU memory per node.</source>
         <translation>每个节点需要 {host} CPU 内存。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="210"/>
+        <location filename="../../engine/plan_card.py" line="211"/>
         <source>Main risk: it does not fit in GPU memory as set up.</source>
         <translation>主要风险：按当前设置，GPU 显存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="212"/>
+        <location filename="../../engine/plan_card.py" line="213"/>
         <source>Main risk: CPU memory runs out.</source>
         <translation>主要风险：CPU 内存不够。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="216"/>
+        <location filename="../../engine/plan_card.py" line="217"/>
         <source>Main risk: no headroom beyond the safety reserve.</source>
         <translation>主要风险：除安全余量外没有余地。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="218"/>
+        <location filename="../../engine/plan_card.py" line="219"/>
         <source>Main risk: offload speed (copies to CPU memory can make each step several times slower).</source>
         <translation>主要风险：卸载速度（与 CPU 内存之间的拷贝可能让每步慢好几倍）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="221"/>
+        <location filename="../../engine/plan_card.py" line="222"/>
         <source>Main risk: little headroom ({free} per GPU).</source>
         <translation>主要风险：余量很小（每块 GPU {free}）。</translation>
     </message>
@@ -10556,72 +10561,72 @@ GPU-hour</source>
         <translation type="vanished">主要风险：没有突出的风险；估算本身的误差见 docs/accuracy.md。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="156"/>
+        <location filename="../../engine/plan_card.py" line="157"/>
         <source>Does not fit on {machines}: the CPU memory does not hold it.</source>
         <translation>在 {machines} 上放不下：CPU 内存放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="159"/>
+        <location filename="../../engine/plan_card.py" line="160"/>
         <source>Does not fit on {machines}.</source>
         <translation>在 {machines} 上放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="160"/>
+        <location filename="../../engine/plan_card.py" line="161"/>
         <source>Does not fit on {machines}: {why}</source>
         <translation>在 {machines} 上放不下：{why}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="182"/>
+        <location filename="../../engine/plan_card.py" line="183"/>
         <source>Main risk: at {length} tokens each the KV cache holds {held} users at once, not the {asked} the engine is set to decode (max_num_seqs); the others wait.</source>
         <translation>主要风险：每个用户 {length} 个 token 时，KV 缓存只能同时容纳 {held} 个用户，而不是引擎设定同时解码的 {asked} 个（max_num_seqs）；其余的需要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="187"/>
+        <location filename="../../engine/plan_card.py" line="188"/>
         <source>Main risk: one slot (n_parallel 1) answers one request at a time; a second user waits until the first answer is done. Set more slots to serve several at once.</source>
         <translation>主要风险：只有一个槽位（n_parallel 1），一次只回答一个请求；第二个用户要等第一个回答完成。设置更多槽位才能同时服务多人。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="191"/>
+        <location filename="../../engine/plan_card.py" line="192"/>
         <source>Main risk: one request at the full context ({length} tokens) fills the KV cache; the next one waits.</source>
         <translation>主要风险：一个满上下文（{length} 个 token）的请求就占满 KV 缓存；下一个请求要等待。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="199"/>
+        <location filename="../../engine/plan_card.py" line="200"/>
         <source>Main risk: none stands out in memory; the times and costs are estimates, with the range 8 in 10 measured runs like it came within.</source>
         <translation>主要风险：内存方面没有突出风险；时间和费用均为估算值，并给出了 10 次类似实测运行中有 8 次落入的范围。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="224"/>
+        <location filename="../../engine/plan_card.py" line="225"/>
         <source>Main risk: the time. Measured runs like this one took up to {multiple}x the model&apos;s step time: plan for the slow end of the range.</source>
         <translation>主要风险：时间。与此类似的实测运行耗时最多达到模型步时的 {multiple} 倍：请按范围的慢端做计划。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="234"/>
+        <location filename="../../engine/plan_card.py" line="235"/>
         <source>Output tokens/s of all {n} engine instances ({users} sequences; the rows above are one instance&apos;s)</source>
         <translation>全部 {n} 个引擎实例的输出 token/s（{users} 条序列；以上各行为单个实例的数字）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="242"/>
+        <location filename="../../engine/plan_card.py" line="243"/>
         <source>No speed: the engine does not start.</source>
         <translation>没有速度：引擎无法启动。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="245"/>
+        <location filename="../../engine/plan_card.py" line="246"/>
         <source>Maximum concurrency at {length} tokens</source>
         <translation>{length} 个 token 时的最大并发</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="247"/>
+        <location filename="../../engine/plan_card.py" line="248"/>
         <source>Time to first token</source>
         <translation>首个 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="248"/>
+        <location filename="../../engine/plan_card.py" line="249"/>
         <source>Time per output token</source>
         <translation>每个输出 token 用时</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="249"/>
+        <location filename="../../engine/plan_card.py" line="250"/>
         <source>Output tokens/s at {users} sequences</source>
         <translation>{users} 条序列时的输出 token/s</translation>
     </message>
@@ -10630,113 +10635,113 @@ GPU-hour</source>
         <translation type="vanished">引擎实例</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="273"/>
+        <location filename="../../engine/plan_card.py" line="279"/>
         <source>GPUs an hour ({n} x {price})</source>
         <translation>GPU 每小时费用（{n} × {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="277"/>
+        <location filename="../../engine/plan_card.py" line="283"/>
         <source>GPUs a month, running all the time ({hours} hours)</source>
         <translation>GPU 每月费用，全天候运行（{hours} 小时）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="279"/>
+        <location filename="../../engine/plan_card.py" line="285"/>
         <source>A million output tokens</source>
         <translation>一百万个输出 token</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="287"/>
+        <location filename="../../engine/plan_card.py" line="299"/>
         <source>Step time, measured runs like this one (8 in 10)</source>
         <translation>步时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="288"/>
+        <location filename="../../engine/plan_card.py" line="300"/>
         <source>Time to first token, measured runs like this one (8 in 10)</source>
         <translation>首个 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="289"/>
+        <location filename="../../engine/plan_card.py" line="301"/>
         <source>Time per output token, measured runs like this one (8 in 10)</source>
         <translation>每个输出 token 的时间，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="290"/>
+        <location filename="../../engine/plan_card.py" line="302"/>
         <source>Output tokens/s, measured runs like this one (8 in 10)</source>
         <translation>每秒输出 token 数，与此类似的实测运行（每 10 次中 8 次）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="291"/>
+        <location filename="../../engine/plan_card.py" line="303"/>
         <source>A million output tokens, as the tokens/s range</source>
         <translation>一百万个输出 token（按每秒 token 数的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="292"/>
+        <location filename="../../engine/plan_card.py" line="304"/>
         <source>Time to train and cost, as the step time&apos;s range</source>
         <translation>训练总时长与费用（按步时间的范围推算）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="300"/>
+        <location filename="../../engine/plan_card.py" line="312"/>
         <source>No time or cost: the run does not fit.</source>
         <translation>没有时间和费用：这次训练放不下。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="302"/>
+        <location filename="../../engine/plan_card.py" line="314"/>
         <source>No time or cost: the step time cannot be computed.</source>
         <translation>没有时间和费用：无法计算每步时间。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="304"/>
+        <location filename="../../engine/plan_card.py" line="316"/>
         <source>Step time</source>
         <translation>每步时间</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="305"/>
+        <location filename="../../engine/plan_card.py" line="317"/>
         <source>Tokens/s</source>
         <translation>tokens/s（吞吐）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="306"/>
+        <location filename="../../engine/plan_card.py" line="318"/>
         <source>MFU</source>
         <translation>MFU（模型算力利用率）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="308"/>
+        <location filename="../../engine/plan_card.py" line="320"/>
         <source>MFU with attention counted whole (as torchtitan prints it)</source>
         <translation>注意力全量计入时的 MFU（即 torchtitan 打印的值）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="312"/>
+        <location filename="../../engine/plan_card.py" line="324"/>
         <source>Speed capped (MFU with attention counted whole, as the published runs&apos; ceiling was measured)</source>
         <translation>速度已封顶（注意力全量计入的 MFU，与已发表运行的上限计法相同）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="314"/>
+        <location filename="../../engine/plan_card.py" line="326"/>
         <source>{mfu:.0%} lowered to {held:.0%} (at most {cap:.0%})</source>
         <translation>{mfu:.0%} 降至 {held:.0%}（上限 {cap:.0%}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="321"/>
-        <location filename="../../engine/plan_card.py" line="332"/>
+        <location filename="../../engine/plan_card.py" line="333"/>
+        <location filename="../../engine/plan_card.py" line="344"/>
         <source>Time to train</source>
         <translation>训练总时长</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="322"/>
+        <location filename="../../engine/plan_card.py" line="334"/>
         <source>not asked (no tokens to train set)</source>
         <translation>未计算（未设置训练 token 数）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="327"/>
+        <location filename="../../engine/plan_card.py" line="339"/>
         <source>{time} to train on {tokens} tokens (likely {low} to {high}).</source>
         <translation>训练 {tokens} token 需要 {time}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="330"/>
+        <location filename="../../engine/plan_card.py" line="342"/>
         <source>{time} to train on {tokens} tokens.</source>
         <translation>训练 {tokens} token 需要 {time}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="334"/>
+        <location filename="../../engine/plan_card.py" line="346"/>
         <source>Optimizer steps</source>
         <translation>优化器步数</translation>
     </message>
@@ -10803,7 +10808,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/figure_words.py" line="74"/>
-        <location filename="../../engine/plan_card.py" line="336"/>
+        <location filename="../../engine/plan_card.py" line="348"/>
         <source>GPU-hours</source>
         <translation>GPU 小时</translation>
     </message>
@@ -10864,42 +10869,42 @@ GPU-hour</source>
         <translation>节省 = 当前每块 GPU − 改动后每块 GPU（含余量与开销）；变化最大的组成部分：</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="341"/>
+        <location filename="../../engine/plan_card.py" line="353"/>
         <source>Cost {cost} at {price} per GPU-hour (likely {low} to {high}).</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}（可能为 {low} 至 {high}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="345"/>
+        <location filename="../../engine/plan_card.py" line="357"/>
         <source>Cost {cost} at {price} per GPU-hour.</source>
         <translation>按每 GPU 小时 {price} 计，费用 {cost}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="347"/>
+        <location filename="../../engine/plan_card.py" line="359"/>
         <source>Cost (at {price} per GPU-hour)</source>
         <translation>费用（每 GPU 小时 {price}）</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="359"/>
+        <location filename="../../engine/plan_card.py" line="371"/>
         <source>{first} and {last}</source>
         <translation>{first}，并{last}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="360"/>
+        <location filename="../../engine/plan_card.py" line="372"/>
         <source>{first}, {rest}</source>
         <translation>{first}，{rest}</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="375"/>
+        <location filename="../../engine/plan_card.py" line="387"/>
         <source>No change the planner tries makes it fit: see the limits in Make it fit.</source>
         <translation>规划器尝试的任何改动都放不下：请查看“让它放得下”中的上限。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="379"/>
+        <location filename="../../engine/plan_card.py" line="391"/>
         <source>To make it fit: {first} — {first_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}。</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="380"/>
+        <location filename="../../engine/plan_card.py" line="392"/>
         <source>To make it fit: {first} — {first_total} per GPU; or {second} — {second_total} per GPU.</source>
         <translation>要放得下：{first} —— 每块 GPU {first_total}；或{second} —— 每块 GPU {second_total}。</translation>
     </message>
@@ -13405,7 +13410,7 @@ GPU-hour</source>
         <translation>没有优化器 CPU 卸载开关时，Megatron 把整个优化器留在 GPU 上</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/common.py" line="106"/>
+        <location filename="../../engine/configs/common.py" line="108"/>
         <location filename="../../engine/configs/megatron_offload.py" line="81"/>
         <source>expected true or false, found {value}</source>
         <translation>应为 true 或 false，实际为 {value}</translation>
@@ -14078,7 +14083,7 @@ GPU-hour</source>
         <translation>参考模型的权重放在 CPU 内存中（FSDP 卸载）尚未建模：它们仍按在 GPU 上计算</translation>
     </message>
     <message>
-        <location filename="../../engine/plan_card.py" line="250"/>
+        <location filename="../../engine/plan_card.py" line="251"/>
         <source>Output tokens/s for one sequence</source>
         <translation>1 条序列时的输出 token/s</translation>
     </message>
@@ -14101,6 +14106,16 @@ GPU-hour</source>
         <location filename="../../engine/configs/verl_batch.py" line="63"/>
         <source>{train} prompts generated at once, trained as {steps} optimizer steps of {mini}: the planner&apos;s step is one of them (the same generation per optimizer step on average, in a larger engine batch)</source>
         <translation>一次生成 {train} 个提示，按每步 {mini} 个训练 {steps} 个优化器步：规划器的一步是其中之一（平均每个优化器步的生成量相同，但引擎批次更大）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_batch.py" line="99"/>
+        <source>{train} prompts a step are no whole number of mini-batches of {mini} prompts; the planner&apos;s step is one mini-batch</source>
+        <translation>每步 {train} 个提示不是 {mini} 个提示的小批次的整数倍；规划器的一步按一个小批次计</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/verl_batch.py" line="111"/>
+        <source>data.train_batch_size and ppo_mini_batch_size are not in this verl file: the plan&apos;s step of {sequences} sequences is no whole number of prompts of {n} completions, so verl runs its own (1,024 and 256 prompts); pick a micro-batch, gradient accumulation or GPU count whose step divides by {n}, or set them by hand.</source>
+        <translation>此 verl 文件中没有 data.train_batch_size 和 ppo_mini_batch_size：计划的一步 {sequences} 条序列不是每个提示 {n} 条生成的整数个提示，因此 verl 会使用自己的默认值（1,024 和 256 个提示）；请选择使一步可被 {n} 整除的微批次、梯度累积或 GPU 数量，或手动设置它们。</translation>
     </message>
     <message>
         <location filename="../../engine/posttraining/refused_step.py" line="35"/>
@@ -14128,9 +14143,14 @@ GPU-hour</source>
         <translation>速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_left_out.py" line="72"/>
+        <location filename="../../engine/configs/export_left_out.py" line="77"/>
         <source>Not in this {fmt} file (it has no setting for them; set them by hand or in the framework&apos;s own config): {settings}.</source>
         <translation>此 {fmt} 文件未包含以下设置（该格式没有对应项；请手动设置或写入框架自己的配置）：{settings}。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/configs/export_left_out.py" line="80"/>
+        <source>{settings} {step}</source>
+        <translation>{settings}{step}</translation>
     </message>
     <message>
         <location filename="../../engine/bounded_json.py" line="30"/>
