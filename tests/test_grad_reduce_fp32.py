@@ -47,13 +47,15 @@ def test_reduce_dtype_follows_the_key_or_the_framework():
 
 def test_fp32_reduce_costs_the_llama3_row_more_data_parallel_time():
     # ZeRO-2 reduce-scatters every micro-batch's gradients (data_parallel._reduce_scatter_seconds): in fp32 twice the
-    # bytes of bf16, so the step's data-parallel term grows (by more than 2x here: the 16 reduce-scatters of the
-    # rank's 3.2 billion parameters no longer hide behind their micro-batches)
+    # bytes of bf16. On Hopper each costs the compute it displaces at half rate or what its micro-batch does not hide,
+    # whichever is more (contention.contended): 0.32 s in fp32 against a 0.24 s window costs its half, 0.16 s, as the
+    # bf16 one (0.16 s, hidden) costs 0.08 s, so the per-micro-batch part doubles; the step's other data-parallel
+    # seconds (the collectives' latencies among them) do not double: the term grows by 1.5-2x (1.71x when written)
     s = scenario_from_dict(_row(META_8K_16384)["scenario"])
     assert s.grad_reduce_fp32 is True
     fp32 = step_time(s).breakdown_seconds["communication_dp"]
     bf16 = step_time(dataclasses.replace(s, grad_reduce_fp32=False)).breakdown_seconds["communication_dp"]
-    assert fp32 > 2 * bf16 > 0
+    assert 2 * bf16 > fp32 > 1.5 * bf16 > 0
 
 
 def test_llama3_405b_chunks_hold_one_layer_each():

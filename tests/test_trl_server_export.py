@@ -71,7 +71,8 @@ def test_the_import_review_says_the_server_sets_the_share(qtbot):
     dialog = ImportReview.build(None, import_texts([("trl_config.yaml", text)]), "qwen2.5-7b")
     qtbot.addWidget(dialog)
     assumed = dialog.findChildren(QTableWidget)[1]  # Read, Assumed, Not used
-    rows = {assumed.item(r, 0).text(): (assumed.item(r, 1).text(), assumed.item(r, 2).toolTip())
+    # the review shows the set-up's label, the raw key on its hover (h-polish15)
+    rows = {assumed.item(r, 0).toolTip(): (assumed.item(r, 1).text(), assumed.item(r, 2).toolTip())
             for r in range(assumed.rowCount())}
     value, why = rows["rollout_gpu_memory_utilization"]
     assert value == "auto" and "--gpu_memory_utilization" in why
