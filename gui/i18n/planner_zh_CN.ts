@@ -7093,6 +7093,11 @@ GPU-hour</source>
         <translation>最长上下文：每个用户 {n} 个 token，即共享 n_ctx 的 {slots} 个槽位（n_parallel）中的每一个</translation>
     </message>
     <message>
+        <location filename="../../engine/planning/serve_fit.py" line="170"/>
+        <source>Largest context: {n} tokens at the estimated KV cache (as `estimate` gives it), {sure} for sure</source>
+        <translation>最长上下文：按估算的 KV 缓存为 {n} 个 token（与 `estimate` 给出的相同），确定能启动的为 {sure}</translation>
+    </message>
+    <message>
         <location filename="../../engine/planning/serve_fit.py" line="159"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
