@@ -14128,9 +14128,8 @@ GPU-hour</source>
         <translation>不使用 CUDA 图</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/listing.py" line="19"/>
         <source>Speeds within {tie} of each other count as equal: the plainer layout comes first.</source>
-        <translation>速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
+        <translation type="vanished">速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_left_out.py" line="72"/>
@@ -14438,6 +14437,11 @@ GPU-hour</source>
         <location filename="../../engine/configs/megatron_time.py" line="23"/>
         <source>not read by the planner: its step time adds the weight gradients into the fp32 main gradients inside the GEMM (gradient accumulation fusion, on by default), with or without this flag</source>
         <translation>规划器不读取：无论有没有这个参数，它的步时都按在 GEMM 内把权重梯度累加进 fp32 主梯度计算（梯度累加融合，默认开启）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/listing.py" line="21"/>
+        <source>Speeds within {tie} of each other count as equal: the plainest layout within {tie} of the fastest comes first, the others fastest first.</source>
+        <translation>速度相差不到 {tie} 的视为相同：与最快者相差不到 {tie} 的布局中最简单的排第一，其余按速度从快到慢排列。</translation>
     </message>
 </context>
 <context>
