@@ -31,6 +31,7 @@ from .charts import BudgetBars, PieChart
 from .compare_memory import NOT_APPLICABLE, component_rows, component_tips, with_delta
 from .compare_ranges import range_labels, with_ranges
 from .figure_tips import figure_tips
+from .header_fit import MOST_LINES, fit_header_titles
 from .i18n import tr_engine
 from .results import VerdictBanner
 from .serving_rows import cost_rows, serving_rows
@@ -180,8 +181,8 @@ class CompareView(QWidget):
         # Scenario names are long ("Llama-3.1-70B on 16 x H100, FSDP + TP"): wrapped, not cut at both ends.
         self.table.horizontalHeader().setDefaultAlignment(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap)
         self.table.verticalHeader().setVisible(False)  # row numbers mean nothing here
-        lines = self.table.horizontalHeader().fontMetrics().lineSpacing()
-        self.table.horizontalHeader().setMinimumHeight(2 * lines + 8)  # the header does not grow for wrapped text
+        # the header does not grow for wrapped text: as tall as the most wrapped title, at each new column width
+        self.table.horizontalHeader().sectionResized.connect(lambda *_: fit_header_titles(self.table))
         panes_scroll = QScrollArea()  # small screens: the panes scroll rather than squeeze legends over pies
         panes_scroll.setWidgetResizable(True)
         panes_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -344,9 +345,13 @@ class CompareView(QWidget):
         rows += with_ranges(serving + training, [e for _, e in shown], speeds, times, currencies)
         self._show_table([item.label for item, _ in shown], rows)
         fitted = range_labels()  # a range's words wrap onto 2 or 3 lines in four narrow columns: its rows grow to them
+        name = field_label("name")  # long scenario names wrap too, up to the header's lines (user audit 16: "40G…")
         for r, (label, _values) in enumerate(rows):
-            if label in fitted:
+            if label in fitted or label == name:
                 self.table.resizeRowToContents(r)
+            if label == name:
+                self.table.setRowHeight(r, min(self.table.rowHeight(r), MOST_LINES * self.fontMetrics().lineSpacing()
+                                               + 8))
 
     def _show_table(self, titles: list[str], rows: list[tuple[str, list[str]]]) -> None:
         """Only the cells whose text changed are set: an edit of the live pane changes a few of its cells, and new
@@ -359,9 +364,12 @@ class CompareView(QWidget):
             if header is None:
                 header = QTableWidgetItem()
                 table.setHorizontalHeaderItem(column, header)
-            _set_text(header, title)
-            if column and header.toolTip() != title:
-                header.setToolTip(title)  # whole, when longer than two lines
+            if not column:
+                _set_text(header, title)
+            elif header.toolTip() != title:  # the whole title; the header shows it cut past three lines
+                header.setText(title)
+                header.setToolTip(title)
+        fit_header_titles(table)
         if table.rowCount() != len(rows):
             table.setRowCount(len(rows))
         for r, (label, values) in enumerate(rows):

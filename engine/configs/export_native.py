@@ -146,6 +146,9 @@ def torchtitan_config(s: Scenario) -> str:
     return "\n".join(lines)
 
 
+MEGATRON_ATTENTION = {"flash": "flash", "eager": "unfused"}  # TE's UnfusedDotProductAttention: the whole softmax
+
+
 def megatron_args(s: Scenario) -> str:
     spec = resolve_model(s)
     dp = s.world_size // (s.tp * s.pp * s.cp)
@@ -191,6 +194,13 @@ def megatron_args(s: Scenario) -> str:
         if s.dp_shard:  # instances of dp x cp / dp_shard ranks each (megatron/core/parallel_state.py at d98e8a64 l. 922-929)
             args.append(("--num-distributed-optimizer-instances", dp * s.cp // s.dp_shard))
     flags += offload_flags(s)  # Megatron's hybrid optimizer offload (megatron_offload.py)
+    # the attention kernel: TransformerConfig.attention_backend, an AttnBackend (flash, fused, unfused, local, auto;
+    # NVIDIA/Megatron-LM at d98e8a64 megatron/core/transformer/enums.py lines 51-58), a flag of its own through
+    # ArgumentGroupFactory (megatron/training/argument_utils.py lines 106, 109-118); sdpa leaves auto, Transformer
+    # Engine's own pick of its flash or fused kernel (both memory-efficient). configs/megatron.py reads it back; the
+    # export called FlashAttention "not in this file" (user audit 16)
+    if s.attention in MEGATRON_ATTENTION:
+        args.append(("--attention-backend", MEGATRON_ATTENTION[s.attention]))
     if s.checkpointing in ("full", "selective"):
         args.append(("--recompute-granularity", s.checkpointing))
         if s.checkpointing == "full" and s.recompute_num_layers:  # some layers, or groups (recompute_layers.py)

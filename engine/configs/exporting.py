@@ -133,6 +133,7 @@ CARRIED: dict[str, tuple[str, ...]] = {
         "recompute_method",
         "dp_shard",
         "pipeline_layout",  # --pipeline-model-parallel-layout (export_native.py _virtual_stage_args)
+        "attention",  # --attention-backend flash / unfused (export_native.py MEGATRON_ATTENTION)
     ),
     "trl": _RL_CARRIED + ("grad_accum", "precision", "rollout_placement", "rollout_sleep", "lora_targets", "gpus_per_node",
             "nodes", "zero_stage", "fsdp"),

@@ -17,7 +17,7 @@ from ..scenario import Scenario, resolve_model
 from ..scenario.serving_keys import GGUF_ENGINES
 from ..serving.generation import BEYOND_TRAINED
 from ..serving.layer_split import layer_split_gpus
-from ..serving.result import engine_name
+from ..serving.result import REFUSED, engine_name
 from ..workloads import estimate
 
 GPU_COUNTS = (1, 2, 4, 8, 16, 32, 64)
@@ -52,6 +52,17 @@ def _largest(s: Scenario, key: str, low: int, high: int, passes: Callable[[Scena
     if not passes(s.with_unchecked(**{key: low})):
         return 0
     return largest_passing(low, high, lambda n: passes(s.with_unchecked(**{key: n})))
+
+
+def _held_at_estimate(s: Scenario) -> bool:
+    """The estimated KV cache holds one request at max_model_len: the point figure, between the band's two edges, that
+    `estimate` gives as "the longest that fits" and "longest single sequence" (vLLM's own estimate_max_model_len)."""
+    try:
+        est = estimate(s)
+    except PlannerError:
+        return False
+    memory = est.serving
+    return memory.verdict != REFUSED and not est.host_short and memory.longest_context >= (s.max_model_len or 0) > 0
 
 
 def largest_context(s: Scenario, passes: Callable[[Scenario], bool] = _fits) -> int:
@@ -118,6 +129,10 @@ def serve_fit(s: Scenario, questions: tuple[str, ...] = ("context", "users", "gp
     # band), that is said too: a Llama 3.1 70B fp8 on one H100 read "Largest context: 0 tokens" beside the
     # estimate's "the longest that fits is 6208 tokens", every context up to about 12K being tight
     may_start = {f"{q}_may_start": MAY_START[q](s, _may_start) for q in questions if q in MAY_START}
+    # and the figure between them, the one `estimate` names ("the longest that fits is 528 tokens"): serve-fit said
+    # "Largest context: 0 tokens" beside it (Llama 3.1 70B bf16 on 2 x H100, an 82.9 MiB pool inside the 1.95 GiB band)
+    if "context" in questions and s.serving_engine not in GGUF_ENGINES:
+        may_start["context_at_estimate"] = largest_context(s, _held_at_estimate)
     spec = resolve_model(s)
     # refused for a context beyond the model's own: so at every GPU count (the check comes before any memory)
     beyond = memory.reason.template == BEYOND_TRAINED
@@ -151,6 +166,11 @@ def render_serve_fit(report: dict[str, Any], tr: Callable[[str], str] = _identit
         lines.append((tr(QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens")) if slots == 1 else tr(
             QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens per user, each of the {slots} slots (n_parallel) "
                                      "that share n_ctx"))).format(n=f"{report['context']:,}", slots=slots))
+        if report.get("context_at_estimate", 0) > report["context"]:
+            lines[-1] = tr(QT_TRANSLATE_NOOP("cli", "Largest context: {n} tokens at the estimated KV cache (as "
+                                                    "`estimate` gives it), {sure} for sure")).format(
+                n=f"{report['context_at_estimate']:,}", sure=f"{report['context']:,}" if report["context"] else tr(
+                    QT_TRANSLATE_NOOP("cli", "none")))
         if report.get("context_may_start", 0) > report["context"]:
             lines[-1] += tr(QT_TRANSLATE_NOOP("cli", "; up to {n} tokens {engine} may or may not start (tight: "
                                                      "within its start-up accounting's margin)")).format(

@@ -70,6 +70,16 @@ def _pcie_bytes_per_s(generation: int | None) -> float | None:
     return None if raw is None else float(raw)
 
 
+def gpu_link(intra: float | None, link: float | None, pcie: float) -> bool:
+    """Whether the node's GPUs talk over a GPU link (NVLink, Infinity Fabric), not PCIe: NCCL's per-hop latency and
+    its LL128 protocol follow (collectives.py, nccl_protocols.py). A stated rate at or below the card's PCIe x16
+    (presets/efficiency.json pcie) is PCIe: no GPU link is that slow (NVLink 3 bridge 56 GB/s each way, A800's
+    cut NVLink 200), and it was timed with NVLink's latencies (user audit 16: 4 x 8 A100 40GB PCIe stated 25 GB/s)."""
+    if intra:
+        return float(intra) > pcie
+    return bool(link)
+
+
 def hardware_for(s: Scenario) -> Hardware:
     return _scenario_hardware(s.gpu, s.intra_node_bandwidth_bytes_per_s, s.inter_node_bandwidth_bytes_per_s,
                               s.inter_node_ring_bandwidth_bytes_per_s, s.host_cpu)
@@ -130,7 +140,7 @@ def _hardware(gpu: str | CustomGpu, intra: float | None, inter: float | None, ri
         inter_bytes_per_s=float(inter_raw) * coll["inter_node"],
         host_bytes_per_s=float(host_raw) * (pcie_fraction if host is None else 1.0),
         latency_intra_s=coll["latency_intra_s"], latency_inter_s=coll["latency_inter_s"],
-        complete=complete, nvlink_domain=domain, nvlink=bool(intra or link),
+        complete=complete, nvlink_domain=domain, nvlink=gpu_link(intra, link, pcie),
         sustained_fraction=per_gpu("sustained_compute_fraction", gpu_id),
         fp8_sustained_fraction=_fp8_sustained(gpu_id),
         # a measured busbw is what NCCL reached: no achieved fraction on top

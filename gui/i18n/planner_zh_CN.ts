@@ -7098,6 +7098,11 @@ GPU-hour</source>
         <translation>最长上下文：每个用户 {n} 个 token，即共享 n_ctx 的 {slots} 个槽位（n_parallel）中的每一个</translation>
     </message>
     <message>
+        <location filename="../../engine/planning/serve_fit.py" line="170"/>
+        <source>Largest context: {n} tokens at the estimated KV cache (as `estimate` gives it), {sure} for sure</source>
+        <translation>最长上下文：按估算的 KV 缓存为 {n} 个 token（与 `estimate` 给出的相同），确定能启动的为 {sure}</translation>
+    </message>
+    <message>
         <location filename="../../engine/planning/serve_fit.py" line="159"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
@@ -14138,9 +14143,8 @@ GPU-hour</source>
         <translation>不使用 CUDA 图</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/listing.py" line="19"/>
         <source>Speeds within {tie} of each other count as equal: the plainer layout comes first.</source>
-        <translation>速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
+        <translation type="vanished">速度相差不到 {tie} 的视为相同：更简单的布局在前。</translation>
     </message>
     <message>
         <location filename="../../engine/configs/export_left_out.py" line="77"/>
@@ -14453,6 +14457,11 @@ GPU-hour</source>
         <location filename="../../engine/configs/megatron_time.py" line="23"/>
         <source>not read by the planner: its step time adds the weight gradients into the fp32 main gradients inside the GEMM (gradient accumulation fusion, on by default), with or without this flag</source>
         <translation>规划器不读取：无论有没有这个参数，它的步时都按在 GEMM 内把权重梯度累加进 fp32 主梯度计算（梯度累加融合，默认开启）</translation>
+    </message>
+    <message>
+        <location filename="../../engine/planning/listing.py" line="21"/>
+        <source>Speeds within {tie} of each other count as equal: the plainest layout within {tie} of the fastest comes first, the others fastest first.</source>
+        <translation>速度相差不到 {tie} 的视为相同：与最快者相差不到 {tie} 的布局中最简单的排第一，其余按速度从快到慢排列。</translation>
     </message>
 </context>
 <context>
