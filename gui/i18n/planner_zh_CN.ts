@@ -466,7 +466,7 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>ComparePane</name>
     <message>
-        <location filename="../compare_view.py" line="145"/>
+        <location filename="../compare_view.py" line="146"/>
         <source> (live: follows the editor)</source>
         <translation>（实时：跟随编辑器）</translation>
     </message>
@@ -474,42 +474,42 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
 <context>
     <name>CompareView</name>
     <message>
-        <location filename="../compare_view.py" line="166"/>
+        <location filename="../compare_view.py" line="167"/>
         <source>Select 2 to 4 scenarios in the Library and press “Compare selected”, or “Compare with current” to set the editor&apos;s scenario beside them.</source>
         <translation>在场景库中选择 2 到 4 个场景并点击“对比所选”，或点击“与当前对比”，把编辑器中的场景放在它们旁边。</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="266"/>
+        <location filename="../compare_view.py" line="267"/>
         <source>Current: %s</source>
         <translation>当前：%s</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="328"/>
+        <location filename="../compare_view.py" line="329"/>
         <source>Peak allocated</source>
         <translation>已分配峰值</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="329"/>
+        <location filename="../compare_view.py" line="330"/>
         <source>Total with overheads</source>
         <translation>含额外开销的总计</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="330"/>
+        <location filename="../compare_view.py" line="331"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="333"/>
+        <location filename="../compare_view.py" line="334"/>
         <source>CPU memory per node</source>
         <translation>每节点 CPU 内存</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="334"/>
+        <location filename="../compare_view.py" line="335"/>
         <source>not counted</source>
         <translation>未计入</translation>
     </message>
     <message>
-        <location filename="../compare_view.py" line="357"/>
+        <location filename="../compare_view.py" line="362"/>
         <source>What differs</source>
         <translation>差异</translation>
     </message>
@@ -6687,6 +6687,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/fit_report.py" line="71"/>
+        <location filename="../../engine/planning/serve_fit.py" line="173"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -7083,17 +7084,17 @@ GPU-hour</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="144"/>
+        <location filename="../../engine/planning/serve_fit.py" line="159"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="151"/>
+        <location filename="../../engine/planning/serve_fit.py" line="166"/>
         <source>Largest context: {n} tokens</source>
         <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="152"/>
+        <location filename="../../engine/planning/serve_fit.py" line="167"/>
         <source>Largest context: {n} tokens per user, each of the {slots} slots (n_parallel) that share n_ctx</source>
         <translation>最长上下文：每个用户 {n} 个 token，即共享 n_ctx 的 {slots} 个槽位（n_parallel）中的每一个</translation>
     </message>
@@ -7103,28 +7104,28 @@ GPU-hour</source>
         <translation>最长上下文：按估算的 KV 缓存为 {n} 个 token（与 `estimate` 给出的相同），确定能启动的为 {sure}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="159"/>
+        <location filename="../../engine/planning/serve_fit.py" line="179"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="160"/>
+        <location filename="../../engine/planning/serve_fit.py" line="180"/>
         <source>Most users at once at {length} tokens each: {n}</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="138"/>
-        <location filename="../../engine/planning/serve_fit.py" line="164"/>
+        <location filename="../../engine/planning/serve_fit.py" line="153"/>
+        <location filename="../../engine/planning/serve_fit.py" line="184"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="135"/>
+        <location filename="../../engine/planning/serve_fit.py" line="150"/>
         <source>Fewest GPUs: none, as a context of {length} tokens is longer than the model was trained for ({trained} tokens); more GPUs cannot help</source>
         <translation>最少 GPU 数：无，因为 {length} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）；增加 GPU 也无济于事</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="138"/>
+        <location filename="../../engine/planning/serve_fit.py" line="153"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
@@ -7218,12 +7219,12 @@ GPU-hour</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="155"/>
+        <location filename="../../engine/planning/serve_fit.py" line="175"/>
         <source>; up to {n} tokens {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；不超过 {n} 个 token 时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="167"/>
+        <location filename="../../engine/planning/serve_fit.py" line="187"/>
         <source>; on {n} {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
@@ -7625,7 +7626,7 @@ GPU-hour</source>
         <translation>torchtitan 的 float8（torchao）只有 tensorwise、rowwise 和 rowwise_with_gw_hp 这几种配方，以及通过其 MX 转换器使用的 mxfp8，没有 {recipe}；请选择其中之一或 auto。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="266"/>
+        <location filename="../../engine/configs/export_native.py" line="276"/>
         <source>Megatron-LM&apos;s flags cannot build {name}: its GeGLU MLP (tanh GELU; Megatron-LM has --swiglu and --quick-geglu only) and its embeddings scaled by the square root of the hidden size have no pretrain_gpt flag; take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron-LM 的参数无法构建 {name}：它的 GeGLU MLP（tanh GELU；Megatron-LM 只有 --swiglu 和 --quick-geglu）以及按隐藏维度平方根缩放的嵌入都没有对应的 pretrain_gpt 参数；请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -9492,17 +9493,17 @@ GPU-hour</source>
         <translation>实测的一步（{measured:.3g} 秒）与预测值（{predicted:.3g} 秒）相差超过 {limit:g} 倍：它是在另一套设置上测得的，或者用的是其他单位。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="166"/>
+        <location filename="../../engine/configs/exporting.py" line="167"/>
         <source>Unknown export format &apos;{fmt}&apos;. Choose one of {p}.</source>
         <translation>未知的导出格式“{fmt}”。请从 {p} 中选择。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="227"/>
+        <location filename="../../engine/configs/exporting.py" line="228"/>
         <source>accelerate&apos;s DeepSpeed settings have no shard group (MiCS, a group of {group} GPUs): export to deepspeed and give accelerate that file as deepspeed_config_file.</source>
         <translation>accelerate 的 DeepSpeed 设置没有分片组（MiCS，每组 {group} 块 GPU）：请导出为 deepspeed 格式，并在 accelerate 中把该文件设为 deepspeed_config_file。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/exporting.py" line="308"/>
+        <location filename="../../engine/configs/exporting.py" line="309"/>
         <source>LLaMA-Factory has no stage for the objective &apos;{objective}&apos;; pick sft, dpo, ipo, orpo, simpo, kto, reward or ppo, or another format.</source>
         <translation>LLaMA-Factory 没有对应训练目标“{objective}”的 stage；请选择 sft、dpo、ipo、orpo、simpo、kto、reward 或 ppo，或换用其他格式。</translation>
     </message>
@@ -9522,7 +9523,7 @@ GPU-hour</source>
         <translation>torchtitan 没有“{name}”的模型规格；请选择 Llama 3.1 或 Qwen3。</translation>
     </message>
     <message>
-        <location filename="../../engine/configs/export_native.py" line="261"/>
+        <location filename="../../engine/configs/export_native.py" line="271"/>
         <source>The Megatron export writes a transformer&apos;s flags, and {name} has Mamba-2 or gated DeltaNet layers: take its model flags from its Megatron-Bridge recipe and add the parallel settings.</source>
         <translation>Megatron 导出写出的是 Transformer 的参数，而 {name} 含有 Mamba-2 或门控 DeltaNet 层：请从它的 Megatron-Bridge 配方中取模型参数，再加上并行设置。</translation>
     </message>
@@ -11039,7 +11040,7 @@ GPU-hour</source>
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="113"/>
+        <location filename="../../engine/planning/serve_fit.py" line="124"/>
         <source>serve-fit answers inference scenarios: set workload to inference.</source>
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
