@@ -201,13 +201,13 @@ def node_link(s: Scenario) -> NodeLink:
         preset = get_gpu(s.gpu)
         link, generation, name = preset.interconnect_bandwidth_bytes_per_s, preset.pcie_generation or 0, \
             preset.interconnect
+    intra = s.intra_node_bandwidth_bytes_per_s
+    if link and not intra:  # the card's own link: presets/efficiency.json is not read (a damaged copy stays unread)
+        return NodeLink(name, float(link), "gpu", True)
     if _pcie_bytes_per_s(generation) is None:
         generation = 4
     pcie_name, pcie = f"PCIe {generation}.0 x16", float(_pcie_bytes_per_s(generation) or 0.0)
-    intra = s.intra_node_bandwidth_bytes_per_s
     if intra:
         over_gpu_link = gpu_link(intra, link, pcie)
         return NodeLink("" if over_gpu_link else pcie_name, float(intra), "scenario", over_gpu_link)
-    if link:
-        return NodeLink(name, float(link), "gpu", True)
     return NodeLink(pcie_name, pcie, "pcie", False)
