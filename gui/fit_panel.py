@@ -213,7 +213,7 @@ class FitPanel(SearchPanel):
                 f"<b>{index + 1}. {escape(summary)}</b> → <span style='color:{colour}'>"
                 f"{format_bytes(plan.total_bytes, unit)}</span> " + self.tr("per GPU, %s headroom") %
                 format_bytes(plan.headroom_bytes, unit) + self._speed(plan)
-                + "<br>" + self.tr("Changes: ") + escape(describe_changes(plan.changes))
+                + "<br>" + self.tr("Changes: ") + escape(describe_changes(plan.changes, plan.scenario))
                 + f"<br><span style='color:{muted}'>" +
                 self.tr("Assumptions changed: ") + escape(changed) + " · " + escape(notes) + "</span>")
             # every piece of user or engine text in it is escaped

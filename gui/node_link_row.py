@@ -20,6 +20,9 @@ def _gb_per_s(bytes_per_s: float) -> str:
 
 
 FROM_FILE = QT_TRANSLATE_NOOP("HardwarePicker", "GPU link in a node: %(rate)s GB/s each way (the scenario file's)")
+FROM_FILE_PCIE = QT_TRANSLATE_NOOP(
+    "HardwarePicker", "GPU link in a node: %(link)s, %(rate)s GB/s each way (the scenario file's; at or below the card's "
+    "PCIe x16, so timed as PCIe)")
 OVER_PCIE = QT_TRANSLATE_NOOP("HardwarePicker", "GPU link in a node: %(link)s, %(rate)s GB/s each way (no GPU link)")
 CARDS_OWN = QT_TRANSLATE_NOOP("HardwarePicker", "GPU link in a node: %(link)s, %(rate)s GB/s each way (the card's)")
 TIP = QT_TRANSLATE_NOOP(
@@ -36,8 +39,8 @@ def node_link_text(s: Scenario) -> str:
         return ""
     link = node_link(s)
     words = {"rate": _gb_per_s(link.bytes_per_s), "link": link.name}
-    if link.basis == "scenario":
-        return _tr(FROM_FILE) % words
+    if link.basis == "scenario":  # a rate at or below the card's PCIe x16 is timed as PCIe (hardware.gpu_link)
+        return _tr(FROM_FILE if link.gpu_link else FROM_FILE_PCIE) % words
     if link.basis == "pcie":
         return _tr(OVER_PCIE) % words
     return _tr(CARDS_OWN) % words

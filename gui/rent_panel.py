@@ -317,7 +317,7 @@ class RentPanel(SearchPanel):
                         row, self.result, tr_engine)).rstrip()
                    if (spread := rent_range_words(row, currency)) is not None and self.result is not None else "")
                 + f"<br><span style='color:{text_colour('muted')}'>"
-                + escape(self.tr("layout: %s") % layout_words(dict(row.changes))) + "</span>")
+                + escape(self.tr("layout: %s") % layout_words(dict(row.changes), plan.scenario)) + "</span>")
         line = self.add_plan(html, lambda r=row: self.apply(r), changes_something=bool(row.changes))
         line.findChild(QLabel).setToolTip(self.tr(  # where the row's figures come from (engine/planning/rent.py)
             "GPU-hours = time to train x GPUs: %(time)s x %(gpus)s = %(hours)s; cost = GPU-hours x the price per "

@@ -159,7 +159,7 @@ class SpeedPanel(SearchPanel):
     def _add_row(self, index: int, plan: SpeedPlan) -> None:
         unit = self.state.unit
         t = plan.time
-        changes = describe_changes(plan.changes) or self.tr("your set-up as it is")
+        changes = describe_changes(plan.changes, plan.scenario) or self.tr("your set-up as it is")
         html = (f"<b>{index}. " + self.tr("%(tps)s tokens/s (%(per_gpu)s per GPU), MFU %(mfu)s") % {
             "tps": format_count(t.tokens_per_second), "per_gpu": format_count(t.tokens_per_second_per_gpu),
             "mfu": f"{t.mfu:.0%}"} + "</b> · " + self.tr("%s per GPU") % format_bytes(plan.estimate.total_bytes, unit)

@@ -169,8 +169,8 @@ class AppState(QObject):
         if renamed is not validated:
             validated, after = renamed, {**after, "name": renamed.name}
         label = text or describe_changes(changes, validated)  # "Method: pre-training" on a pre-training budget
-        if resets:
-            label += "; " + describe_changes({r.key: r.new for r in resets})
+        if resets:  # a reset's words as the scenario it leaves and the one it makes (pre-training, h-polish17)
+            label += "; " + describe_changes({r.key: r.new for r in resets}, validated)
         self._validated = (after, validated)  # push() runs redo() at once: it reuses this instead of parsing again
         try:
             self.undo_stack.push(EditScenarioCommand(self, before, after, label, merge_key))
@@ -178,7 +178,8 @@ class AppState(QObject):
             self._validated = None
         if resets:
             self.noticeChanged.emit(" ".join(self.tr("%(control)s was set from %(old)s to %(new)s: %(why)s") % {
-                "control": field_label(r.key), "old": value_words(r.key, r.old), "new": value_words(r.key, r.new),
+                "control": field_label(r.key), "old": value_words(r.key, r.old, self._scenario),
+                "new": value_words(r.key, r.new, validated),
                 "why": tr_message(r.reason)} for r in _merged(resets)))
         return True
 

@@ -56,10 +56,10 @@ def list_separator() -> str:
     return _tr(key_words.CHANGES_SEPARATOR)
 
 
-def layout_words(changes: dict[str, Any]) -> str:
+def layout_words(changes: dict[str, Any], s: Scenario | None = None) -> str:
     """The layout a rent option sets, in the set-up's words (engine/scenario/key_words.py layout_words, as the
-    command line's `fit --objective cost` prints it)."""
-    return key_words.layout_words(changes, _tr)
+    command line's `fit --objective cost` prints it); `s` the scenario with the option applied (value_words)."""
+    return key_words.layout_words(changes, _tr, _pretraining("method", changes.get("method"), s))
 
 
 def whole_number(locale: QLocale, n: int) -> str:

@@ -32,6 +32,45 @@ def close(win) -> None:  # noqa: ANN001 - the main window
     win.deleteLater()
 
 
+def said_on_start(plan_path: str | None, damage: Callable[[], tuple[object, AbstractContextManager]], seconds: float,
+                  walk_tabs: bool = False) -> tuple[object, str]:
+    """(what `damage` reports, what the window said) of one start on a damaged data folder or presets copy: `damage`
+    damages and returns its report and the context the window starts in (a presets copy, or nullcontext). Modal boxes
+    are counted and closed (offscreen one would wait for ever); a traceback or a hang (time_limit) escapes.
+    `walk_tabs`: each tab drawn once, its refresh reading presets too (tests/fuzz_window11.py, fuzz_window12.py)."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from gui.app import build_window
+    from gui.settings_store import Settings
+
+    errors: list[BaseException] = []
+    dialogs: list[str] = []
+    saved = {k: getattr(QMessageBox, k) for k in ("warning", "information", "critical", "question")}
+    for k in saved:
+        setattr(QMessageBox, k, staticmethod(lambda *a, **_k: dialogs.append(" ".join(str(x) for x in a[1:3])) or
+                                             QMessageBox.StandardButton.Cancel))
+    hook, sys.excepthook = sys.excepthook, lambda _t, exc, _tb: errors.append(exc)
+    try:
+        report, context = damage()
+        with time_limit(seconds), context:
+            win, error = build_window(plan_path, restore=True, settings=Settings())
+            win.show()
+            QApplication.processEvents()
+            for tab in range(win.tabs.count()) if walk_tabs else ():
+                win.tabs.setCurrentIndex(tab)
+                QApplication.processEvents()
+            said = " ".join(filter(None, [error, win.state.time_error, win.status.currentMessage(), *dialogs]))
+            close(win)
+            QApplication.processEvents()
+    finally:
+        sys.excepthook = hook
+        for k, v in saved.items():
+            setattr(QMessageBox, k, v)
+    if errors:
+        raise errors[0]
+    return report, said
+
+
 def undo_or_redo(state, rng: random.Random) -> str:  # noqa: ANN001 - the window's AppState
     (state.undo_stack.undo if rng.random() < 0.5 else state.undo_stack.redo)()
     return "ok"

@@ -32,8 +32,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzz_cli import Hang, suite_main, time_limit  # noqa: E402
-from fuzz_harness import MOST_DETAILS, close, in_throwaway_home  # noqa: E402
+from fuzz_cli import Hang, suite_main  # noqa: E402
+from fuzz_harness import MOST_DETAILS, in_throwaway_home, said_on_start  # noqa: E402
 from fuzz_surfaces11 import PLANS, damaged_presets, presets_copy  # noqa: E402
 
 CASE_SECONDS = 60
@@ -86,38 +86,17 @@ def damaged_storage(rng: random.Random, home: Path) -> str:
 
 def _start(rng: random.Random, family: str, folder: Path, home: Path) -> tuple[str, str]:
     """(damaged file, what the window said) of one start; a traceback or a hang escapes."""
-    from PySide6.QtWidgets import QApplication, QMessageBox
-
-    from gui.app import build_window
-    from gui.settings_store import Settings
-
     plan = rng.choice([None, *PLANS])
     path = folder / "plan.json"
     path.write_text(json.dumps(plan))
-    errors: list[BaseException] = []
-    dialogs: list[str] = []  # offscreen, a modal box would wait for ever: what it says is counted, then it is closed
-    saved = {k: getattr(QMessageBox, k) for k in ("warning", "information", "critical", "question")}
-    for k in saved:
-        setattr(QMessageBox, k, staticmethod(lambda *a, **_k: dialogs.append(" ".join(str(x) for x in a[1:3])) or
-                                             QMessageBox.StandardButton.Cancel))
-    hook, sys.excepthook = sys.excepthook, lambda _t, exc, _tb: errors.append(exc)
-    try:
+
+    def damage() -> tuple[str, contextlib.AbstractContextManager]:
         name, copy = (damaged_storage(rng, home), None) if family == "storage" else damaged_presets(
             rng, folder, spare=("gpus.json",))
-        with time_limit(CASE_SECONDS), presets_copy(copy) if copy else contextlib.nullcontext():
-            win, error = build_window(str(path) if plan else None, restore=True, settings=Settings())
-            win.show()
-            QApplication.processEvents()
-            said = " ".join(filter(None, [error, win.state.time_error, win.status.currentMessage(), *dialogs]))
-            close(win)
-            QApplication.processEvents()
-    finally:
-        sys.excepthook = hook
-        for k, v in saved.items():
-            setattr(QMessageBox, k, v)
-    if errors:
-        raise errors[0]
-    return name, said
+        return name, presets_copy(copy) if copy else contextlib.nullcontext()
+
+    name, said = said_on_start(str(path) if plan else None, damage, CASE_SECONDS)
+    return str(name), said
 
 
 def fuzz_window11(count: int, seed: int) -> Counter:

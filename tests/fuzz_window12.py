@@ -36,8 +36,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from fuzz_cli import Hang, suite_main, time_limit  # noqa: E402
-from fuzz_harness import MOST_DETAILS, close, edit_step, in_throwaway_home, undo_or_redo, window_steps  # noqa: E402
+from fuzz_cli import Hang, suite_main  # noqa: E402
+from fuzz_harness import MOST_DETAILS, edit_step, in_throwaway_home, said_on_start, undo_or_redo, window_steps  # noqa: E402
 from fuzz_surfaces11 import PLANS, PRESET_DAMAGE, presets_copy  # noqa: E402
 from fuzz_surfaces12 import NEW_BASES, megatron_log  # noqa: E402
 from fuzz_window11 import damaged_storage  # noqa: E402
@@ -75,41 +75,16 @@ def _presets(rng: random.Random, name: str, folder: Path) -> Path:
 
 def _start(rng: random.Random, family: str, name: str, folder: Path, home: Path) -> str:
     """What the window said on its start with `name` damaged; a traceback or a hang escapes."""
-    from PySide6.QtWidgets import QApplication, QMessageBox
-
-    from gui.app import build_window
-    from gui.settings_store import Settings
-
     plan = rng.choice([None, *PLANS, *NEW_BASES])
     (folder / "plan.json").write_text(json.dumps(plan))
-    errors: list[BaseException] = []
-    dialogs: list[str] = []  # offscreen, a modal box would wait for ever: what it says is counted, then it is closed
-    saved = {k: getattr(QMessageBox, k) for k in ("warning", "information", "critical", "question")}
-    for k in saved:
-        setattr(QMessageBox, k, staticmethod(lambda *a, **_k: dialogs.append(" ".join(str(x) for x in a[1:3])) or
-                                             QMessageBox.StandardButton.Cancel))
-    hook, sys.excepthook = sys.excepthook, lambda _t, exc, _tb: errors.append(exc)
-    try:
+
+    def damage() -> tuple[None, contextlib.AbstractContextManager]:
         if family == "storage":
             _storage(rng, name, home)
         copy = _presets(rng, name, folder) if family == "presets" else None
-        with time_limit(CASE_SECONDS), presets_copy(copy) if copy else contextlib.nullcontext():
-            win, error = build_window(str(folder / "plan.json") if plan else None, restore=True, settings=Settings())
-            win.show()
-            QApplication.processEvents()
-            for tab in range(win.tabs.count()):  # each tab drawn once: its refresh reads presets too
-                win.tabs.setCurrentIndex(tab)
-                QApplication.processEvents()
-            said = " ".join(filter(None, [error, win.state.time_error, win.status.currentMessage(), *dialogs]))
-            close(win)
-            QApplication.processEvents()
-    finally:
-        sys.excepthook = hook
-        for k, v in saved.items():
-            setattr(QMessageBox, k, v)
-    if errors:
-        raise errors[0]
-    return said
+        return None, presets_copy(copy) if copy else contextlib.nullcontext()
+
+    return said_on_start(str(folder / "plan.json") if plan else None, damage, CASE_SECONDS, walk_tabs=True)[1]
 
 
 def fuzz_starts(rounds: int, seed: int, details: list[str]) -> Counter:

@@ -24,7 +24,12 @@ def test_the_picker_names_the_cards_link_then_the_files_then_pcie(qtbot):
     assert picker.node_link.text() == "GPU link in a node: NVLink 3, 300 GB/s each way (the card's)"
     assert not picker.node_link.isHidden() and "intra_node_bandwidth_bytes_per_s" in picker.node_link.toolTip()
     win.state.edit({"intra_node_bandwidth_bytes_per_s": 25e9})  # what the engineer states for PCIe 4.0 cards
-    assert picker.node_link.text() == "GPU link in a node: 25 GB/s each way (the scenario file's)"
+    # 25 GB/s is below the A100's PCIe 4.0 x16 (31.5 GB/s, presets/efficiency.json pcie): the step time takes it as
+    # PCIe (hardware.gpu_link, h-polish16), and the line says so
+    assert picker.node_link.text() == ("GPU link in a node: PCIe 4.0 x16, 25 GB/s each way (the scenario file's; at "
+                                       "or below the card's PCIe x16, so timed as PCIe)")
+    win.state.edit({"intra_node_bandwidth_bytes_per_s": 200e9})  # A800's cut NVLink: above PCIe, a GPU link
+    assert picker.node_link.text() == "GPU link in a node: 200 GB/s each way (the scenario file's)"
     # an RTX 4090 has no GPU link (presets/gpus.json: no interconnect_bandwidth); PCIe 4.0 x16 is 31.5 GB/s
     # (presets/efficiency.json pcie x16_bytes_per_s "4")
     win.state.edit({"intra_node_bandwidth_bytes_per_s": None, "gpu": "rtx-4090", "model": "llama-3.2-1b", "tp": 1,
@@ -43,6 +48,18 @@ def test_the_link_shown_is_the_one_the_step_time_takes():
     assert estimate(s).verdict == estimate(slow).verdict
     fast_tp, slow_tp = (step_time(x).breakdown_seconds["communication_tp"] for x in (s, slow))
     assert slow_tp > 5 * fast_tp
+
+
+def test_the_line_says_pcie_exactly_where_the_step_time_times_pcie():
+    # the line's words and the step time read the one rule (hardware.gpu_link): around the A100's PCIe 4.0 x16
+    # (31.5e9 B/s, presets/efficiency.json pcie x16_bytes_per_s "4"), unstated (the card's NVLink 3) too
+    from engine.timing import hardware_for
+
+    for rate in (None, 25e9, 31.5e9, 31.6e9, 200e9):
+        s = scenario_from_dict({**A100_NODES, "intra_node_bandwidth_bytes_per_s": rate})
+        assert node_link(s).gpu_link == hardware_for(s).nvlink
+        assert node_link(s).name.startswith("PCIe") == (not hardware_for(s).nvlink)
+    assert not node_link(scenario_from_dict({**A100_NODES, "intra_node_bandwidth_bytes_per_s": 31.5e9})).gpu_link
 
 
 def test_a_stated_link_reads_in_gb_per_s_everywhere():

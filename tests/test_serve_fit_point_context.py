@@ -1,4 +1,5 @@
-"""serve-fit's largest context and `estimate`'s "the longest that fits" are one figure (user audit 16, finding e)."""
+"""serve-fit's largest context and `estimate`'s "the longest context at the estimated KV cache" are one figure (user
+audit 16, finding e)."""
 
 from engine.planning.serve_fit import render_serve_fit, serve_fit
 from engine.scenario import scenario_from_dict
@@ -14,7 +15,11 @@ def test_serve_fit_gives_the_longest_context_the_estimate_names():
     s = scenario_from_dict({"model": "llama-3.1-70b", "gpu": "h100-sxm-80gb", "workload": "inference",
                             "gpus_per_node": 2, "tp": 2})
     memory = estimate(s).serving
-    named = int(str(memory.reason).split("the longest that fits is ")[1].split(" tokens")[0].replace(",", ""))
+    named = int(str(memory.reason).split("the longest context at the estimated KV cache is ")[1].split(" tokens")[0]
+                .replace(",", ""))
+    # setting it gives TIGHT (checked below), so the refusal no longer calls it "the longest that fits" (h-polish17)
+    assert "the longest that fits" not in str(memory.reason)
+    assert str(memory.reason).endswith(f"{named:,} tokens (tight: vLLM may or may not start with it).")
     report = serve_fit(s)
     assert report["context_at_estimate"] == named == memory.longest_context
     assert report["context"] == 0 < named < report["context_may_start"]

@@ -228,7 +228,8 @@ def test_serve_fit_names_the_contexts_the_engine_may_start_with():
     assert estimate(s.replace(max_model_len=longest + 1)).verdict == "does not fit"
     assert longest >= estimate(s).serving.longest_context  # the pool's own tokens start too
     text = render_serve_fit(report)
-    # the line leads with the estimate's own "longest that fits" (user audit 16), then the band's two edges
+    # the line leads with the estimate's own longest context at the estimated KV cache (user audit 16), then the
+    # band's two edges
     assert f"Largest context: {report['context_at_estimate']:,} tokens at the estimated KV cache" in text
     assert "none for sure; up to" in text and "vLLM may or may not start" in text
     # where the answer that surely fits is the same, nothing is added

@@ -56,7 +56,8 @@ def _largest(s: Scenario, key: str, low: int, high: int, passes: Callable[[Scena
 
 def _held_at_estimate(s: Scenario) -> bool:
     """The estimated KV cache holds one request at max_model_len: the point figure, between the band's two edges, that
-    `estimate` gives as "the longest that fits" and "longest single sequence" (vLLM's own estimate_max_model_len)."""
+    `estimate` gives as "the longest context at the estimated KV cache" and "longest single sequence" (vLLM's own
+    estimate_max_model_len)."""
     try:
         est = estimate(s)
     except PlannerError:

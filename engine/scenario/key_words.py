@@ -347,10 +347,11 @@ def describe_changes(changes: dict[str, Any], tr: Callable[[str], str] = _same, 
     return tr(CHANGES_SEPARATOR).join(parts)
 
 
-def layout_words(changes: dict[str, Any], tr: Callable[[str], str] = _same) -> str:
+def layout_words(changes: dict[str, Any], tr: Callable[[str], str] = _same, pretraining: bool = False) -> str:
     """The layout a rent option sets, in the set-up's words ("Sharding (ZeRO / FSDP): ZeRO-2"), not as key=value:
-    every change but what is rented (RENTED_KEYS); "-" for none. The window's rent rows and `fit --objective cost`."""
-    return describe_changes({k: v for k, v in changes.items() if k not in RENTED_KEYS}, tr) or "-"
+    every change but what is rented (RENTED_KEYS); "-" for none. The window's rent rows and `fit --objective cost`
+    (`pretraining`: as value_words)."""
+    return describe_changes({k: v for k, v in changes.items() if k not in RENTED_KEYS}, tr, pretraining) or "-"
 
 
 def _hashable(value: Any) -> bool:

@@ -219,9 +219,12 @@ def _pool_refusal(s: EngineSettings, requested: float, pool_bytes: float, need: 
             "engine", "vLLM refuses: no available memory for the cache blocks (weights, activations and overheads "
             "take {used} of the {requested} budget)."), used=_gib(requested - pool_bytes), requested=_gib(requested))
     longest = longest_context(kinds, s.block_size, pool_bytes, s.max_num_batched_tokens, max_model_len)
+    # the longest is the pool's point figure (vLLM's estimate_max_model_len): set as max_model_len it leaves no
+    # margin, so it is TIGHT, not sure to start (h-polish17; serve-fit words it the same way)
     return REFUSED, message(QT_TRANSLATE_NOOP(
         "engine", "vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the "
-        "{pool} available; the longest that fits is {longest} tokens."), length=max_model_len, need=_gib(need),
+        "{pool} available; the longest context at the estimated KV cache is {longest} tokens (tight: vLLM may or "
+        "may not start with it)."), length=max_model_len, need=_gib(need),
         pool=_gib(pool_bytes), longest=f"{longest:,}")
 
 

@@ -183,17 +183,17 @@ class NodeLink:
     """The link the time model gives the GPUs inside one node, as the set-up shows it (user audit 16: a cluster of
     A100 40GB PCIe cards was timed over the preset's NVLink 3 with no word of it on screen)."""
 
-    name: str  # "NVLink 3", "PCIe 4.0 x16", "" where the scenario states only a bandwidth
+    name: str  # "NVLink 3", "PCIe 4.0 x16", "" where the scenario states only a bandwidth above the card's PCIe
     bytes_per_s: float  # one direction, per GPU, as stated (before the collectives' achieved fraction)
     basis: str  # "scenario": intra_node_bandwidth_bytes_per_s; "gpu": the card's own link; "pcie": no GPU link
+    gpu_link: bool  # timed as a GPU link (gpu_link: NVLink's NCCL latencies, LL128), not PCIe
 
 
 def node_link(s: Scenario) -> NodeLink:
     """Which link _hardware takes for the node: the scenario's intra_node_bandwidth_bytes_per_s, else the GPU's own
     (presets/gpus.json interconnect, interconnect_bandwidth_bytes_per_s; a custom GPU's figure), else PCIe x16 of
-    the card's generation (presets/efficiency.json pcie x16_bytes_per_s; 4 where not stated), in that order."""
-    if s.intra_node_bandwidth_bytes_per_s:
-        return NodeLink("", float(s.intra_node_bandwidth_bytes_per_s), "scenario")
+    the card's generation (presets/efficiency.json pcie x16_bytes_per_s; 4 where not stated), in that order. A
+    stated rate at or below the card's PCIe x16 is named as that PCIe, by gpu_link's rule (h-polish17)."""
     if isinstance(s.gpu, CustomGpu):
         link, generation, name = s.gpu.speed_value("interconnect_bandwidth_bytes_per_s"), \
             int(s.gpu.speed_value("pcie_generation") or 0), ""
@@ -201,8 +201,13 @@ def node_link(s: Scenario) -> NodeLink:
         preset = get_gpu(s.gpu)
         link, generation, name = preset.interconnect_bandwidth_bytes_per_s, preset.pcie_generation or 0, \
             preset.interconnect
-    if link:
-        return NodeLink(name, float(link), "gpu")
+    intra = s.intra_node_bandwidth_bytes_per_s
+    if link and not intra:  # the card's own link: presets/efficiency.json is not read (a damaged copy stays unread)
+        return NodeLink(name, float(link), "gpu", True)
     if _pcie_bytes_per_s(generation) is None:
         generation = 4
-    return NodeLink(f"PCIe {generation}.0 x16", float(_pcie_bytes_per_s(generation) or 0.0), "pcie")
+    pcie_name, pcie = f"PCIe {generation}.0 x16", float(_pcie_bytes_per_s(generation) or 0.0)
+    if intra:
+        over_gpu_link = gpu_link(intra, link, pcie)
+        return NodeLink("" if over_gpu_link else pcie_name, float(intra), "scenario", over_gpu_link)
+    return NodeLink(pcie_name, pcie, "pcie", False)

@@ -2553,16 +2553,21 @@ profile 运行的激活值、CUDA 图），以及在多长上下文下能同时�
     </message>
     <message>
         <location filename="../node_link_row.py" line="23"/>
+        <source>GPU link in a node: %(link)s, %(rate)s GB/s each way (the scenario file&apos;s; at or below the card&apos;s PCIe x16, so timed as PCIe)</source>
+        <translation>节点内 GPU 互联：%(link)s，单向 %(rate)s GB/s（场景文件所设；不高于该卡的 PCIe x16，按 PCIe 计时）</translation>
+    </message>
+    <message>
+        <location filename="../node_link_row.py" line="26"/>
         <source>GPU link in a node: %(link)s, %(rate)s GB/s each way (no GPU link)</source>
         <translation>节点内 GPU 互联：%(link)s，单向 %(rate)s GB/s（无 GPU 直连）</translation>
     </message>
     <message>
-        <location filename="../node_link_row.py" line="24"/>
+        <location filename="../node_link_row.py" line="27"/>
         <source>GPU link in a node: %(link)s, %(rate)s GB/s each way (the card&apos;s)</source>
         <translation>节点内 GPU 互联：%(link)s，单向 %(rate)s GB/s（该卡自带）</translation>
     </message>
     <message>
-        <location filename="../node_link_row.py" line="25"/>
+        <location filename="../node_link_row.py" line="28"/>
         <source>The link the step time takes between the GPUs of one node (tensor, expert and pipeline parallelism, and the data-parallel reduce inside a node). PCIe cards of a GPU listed with NVLink (A100 PCIe), or cards bridged in pairs only: state the link in the scenario file as intra_node_bandwidth_bytes_per_s (bytes/s each way; PCIe 4.0 x16: 31500000000).</source>
         <translation>步时所用的节点内 GPU 之间的互联（张量、专家和流水线并行，以及节点内的数据并行归约）。列表中带 NVLink 的 GPU 的 PCIe 版（A100 PCIe），或仅两两桥接的卡：请在场景文件中用 intra_node_bandwidth_bytes_per_s 写明互联带宽（单向字节/秒；PCIe 4.0 x16：31500000000）。</translation>
     </message>
@@ -6687,7 +6692,7 @@ GPU-hour</source>
     </message>
     <message>
         <location filename="../../engine/planning/fit_report.py" line="71"/>
-        <location filename="../../engine/planning/serve_fit.py" line="173"/>
+        <location filename="../../engine/planning/serve_fit.py" line="174"/>
         <source>none</source>
         <translation>无</translation>
     </message>
@@ -7084,48 +7089,48 @@ GPU-hour</source>
         <translation>，费用 {cost}（与价格同一货币）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="159"/>
+        <location filename="../../engine/planning/serve_fit.py" line="160"/>
         <source>{model} on {engine}: {verdict} as set</source>
         <translation>{model} 运行于 {engine}：按当前设置{verdict}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="166"/>
+        <location filename="../../engine/planning/serve_fit.py" line="167"/>
         <source>Largest context: {n} tokens</source>
         <translation>最长上下文：{n} 个 token</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="167"/>
+        <location filename="../../engine/planning/serve_fit.py" line="168"/>
         <source>Largest context: {n} tokens per user, each of the {slots} slots (n_parallel) that share n_ctx</source>
         <translation>最长上下文：每个用户 {n} 个 token，即共享 n_ctx 的 {slots} 个槽位（n_parallel）中的每一个</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="170"/>
+        <location filename="../../engine/planning/serve_fit.py" line="171"/>
         <source>Largest context: {n} tokens at the estimated KV cache (as `estimate` gives it), {sure} for sure</source>
         <translation>最长上下文：按估算的 KV 缓存为 {n} 个 token（与 `estimate` 给出的相同），确定能启动的为 {sure}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="179"/>
+        <location filename="../../engine/planning/serve_fit.py" line="180"/>
         <source>Most users at once at {length} tokens each: {n} (over {replicas} engine instances)</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}（分布在 {replicas} 个引擎实例上）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="180"/>
+        <location filename="../../engine/planning/serve_fit.py" line="181"/>
         <source>Most users at once at {length} tokens each: {n}</source>
         <translation>每人 {length} 个 token 时的最多同时用户数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="153"/>
-        <location filename="../../engine/planning/serve_fit.py" line="184"/>
+        <location filename="../../engine/planning/serve_fit.py" line="154"/>
+        <location filename="../../engine/planning/serve_fit.py" line="185"/>
         <source>Fewest GPUs: {n}</source>
         <translation>最少 GPU 数：{n}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="150"/>
+        <location filename="../../engine/planning/serve_fit.py" line="151"/>
         <source>Fewest GPUs: none, as a context of {length} tokens is longer than the model was trained for ({trained} tokens); more GPUs cannot help</source>
         <translation>最少 GPU 数：无，因为 {length} 个 token 的上下文超过了模型训练时的长度（{trained} 个 token）；增加 GPU 也无济于事</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="153"/>
+        <location filename="../../engine/planning/serve_fit.py" line="154"/>
         <source>none up to 64</source>
         <translation>64 以内都没有</translation>
     </message>
@@ -7219,12 +7224,12 @@ GPU-hour</source>
         <translation>GPU 显存日志（{source}，{samples} 个采样）：最高 {peak}</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="175"/>
+        <location filename="../../engine/planning/serve_fit.py" line="176"/>
         <source>; up to {n} tokens {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；不超过 {n} 个 token 时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="187"/>
+        <location filename="../../engine/planning/serve_fit.py" line="188"/>
         <source>; on {n} {engine} may or may not start (tight: within its start-up accounting&apos;s margin)</source>
         <translation>；用 {n} 块时 {engine} 可能启动也可能拒绝（偏紧：在其启动显存核算的误差范围内）</translation>
     </message>
@@ -11040,7 +11045,7 @@ GPU-hour</source>
         <translation>必须是 &quot;auto&quot; 或大于 0、至多为 1 的比例，而不是 {p!r}。</translation>
     </message>
     <message>
-        <location filename="../../engine/planning/serve_fit.py" line="124"/>
+        <location filename="../../engine/planning/serve_fit.py" line="125"/>
         <source>serve-fit answers inference scenarios: set workload to inference.</source>
         <translation>serve-fit 只回答推理场景：请把 workload 设为 inference。</translation>
     </message>
@@ -11625,18 +11630,23 @@ GPU-hour</source>
         <translation>{engine} 拒绝 max_model_len {length}：该模型训练时的长度为 {trained} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="257"/>
+        <location filename="../../engine/serving/generation.py" line="224"/>
+        <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest context at the estimated KV cache is {longest} tokens (tight: vLLM may or may not start with it).</source>
+        <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；按估计的 KV 缓存，最长上下文为 {longest} 个 token（偏紧：设为该值时 vLLM 可能启动也可能拒绝）。</translation>
+    </message>
+    <message>
+        <location filename="../../engine/serving/generation.py" line="260"/>
         <source>vLLM refuses: max_num_batched_tokens ({tokens}) must be at least max_num_seqs ({seqs}).</source>
         <translation>vLLM 拒绝：max_num_batched_tokens（{tokens}）必须至少为 max_num_seqs（{seqs}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="263"/>
+        <location filename="../../engine/serving/generation.py" line="266"/>
         <source>vLLM refuses to start: free memory on the GPU ({free}) is less than gpu_memory_utilization asks for ({requested}).</source>
         <translation>vLLM 拒绝启动：GPU 上的空闲显存（{free}）少于 gpu_memory_utilization 要求的量（{requested}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="267"/>
-        <location filename="../../engine/serving/generation.py" line="329"/>
+        <location filename="../../engine/serving/generation.py" line="270"/>
+        <location filename="../../engine/serving/generation.py" line="332"/>
         <source>The weights alone ({weights}) overflow the GPU while loading.</source>
         <translation>仅权重（{weights}）在加载时就超出 GPU 显存。</translation>
     </message>
@@ -11656,22 +11666,21 @@ GPU-hour</source>
         <translation>max(编码器对虚拟图像的前向：像素 + 残差 + 最宽的块；其缓存的输出，在文本运行期间一直保留) 超出文本运行峰值的部分</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="222"/>
         <source>vLLM refuses: one request at max_model_len {length} needs {need} of KV cache, more than the {pool} available; the longest that fits is {longest} tokens.</source>
-        <translation>vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
+        <translation type="vanished">vLLM 拒绝：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，超过可用的 {pool}；能放下的最长为 {longest} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="233"/>
+        <location filename="../../engine/serving/generation.py" line="236"/>
         <source>vLLM may refuse: weights, activations and overheads take {used} of the {requested} budget, {short} short of one request at max_model_len {length} (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：权重、激活和开销占用了 {requested} 预算中的 {used}，距离一个 max_model_len 为 {length} 的请求还差 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="239"/>
+        <location filename="../../engine/serving/generation.py" line="242"/>
         <source>vLLM may refuse: one request at max_model_len {length} needs {need} of KV cache, {short} more than the {pool} available (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：一个 max_model_len 为 {length} 的请求需要 {need} KV 缓存，比可用的 {pool} 多 {short}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="244"/>
+        <location filename="../../engine/serving/generation.py" line="247"/>
         <source>vLLM may refuse: its {pool} KV cache holds one request at max_model_len {length} ({need}) with only {spare} to spare (within the start-up accounting&apos;s ±{band:.1%} of the budget, {band_bytes}).</source>
         <translation>vLLM 可能拒绝启动：其 {pool} 的 KV 缓存放下一个 max_model_len 为 {length} 的请求（{need}）后只剩 {spare}（在启动显存核算 ±{band:.1%} 预算的误差范围内，即 {band_bytes}）。</translation>
     </message>
@@ -11681,50 +11690,50 @@ GPU-hour</source>
         <translation>KV 缓存变大：引擎有余地启动；训练可用的显存变少</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="276"/>
+        <location filename="../../engine/serving/generation.py" line="279"/>
         <source>Capturing CUDA graphs runs out of memory: the budget ({requested}) plus graphs and context ({outside}) exceed the GPU; lower gpu_memory_utilization or set enforce_eager.</source>
         <translation>捕获 CUDA 图时显存不足：预算（{requested}）加上 CUDA 图和上下文（{outside}）超出 GPU；请降低 gpu_memory_utilization 或设置 enforce_eager。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="282"/>
+        <location filename="../../engine/serving/generation.py" line="285"/>
         <source>vLLM starts with {pool} for the KV cache.</source>
         <translation>vLLM 启动，KV 缓存为 {pool}。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="304"/>
-        <location filename="../../engine/serving/generation.py" line="357"/>
+        <location filename="../../engine/serving/generation.py" line="307"/>
+        <location filename="../../engine/serving/generation.py" line="360"/>
         <location filename="../../engine/serving/llama_cpp.py" line="184"/>
         <location filename="../../engine/serving/plain_engines.py" line="70"/>
         <source>KV cache</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="306"/>
+        <location filename="../../engine/serving/generation.py" line="309"/>
         <source>gpu_memory_utilization x capacity - weights - activation peak - non-torch, cut into blocks of block_size tokens per layer group</source>
         <translation>gpu_memory_utilization × 容量 - 权重 - 激活峰值 - 非 torch 显存，按每个层组 block_size 个 token 切成块</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="332"/>
+        <location filename="../../engine/serving/generation.py" line="335"/>
         <source>SGLang refuses: not enough memory for the KV cache at mem_fraction_static {fraction} (weights {weights} of {static}).</source>
         <translation>SGLang 拒绝：mem_fraction_static 为 {fraction} 时 KV 缓存显存不足（权重占 {static} 中的 {weights}）。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="339"/>
+        <location filename="../../engine/serving/generation.py" line="342"/>
         <source>SGLang starts, but activations and CUDA graphs ({runtime}) may outgrow the {left} that mem_fraction_static leaves: lower it or max_num_batched_tokens.</source>
         <translation>SGLang 可以启动，但激活值和 CUDA 图（{runtime}）可能超出 mem_fraction_static 留下的 {left}：请调低它或 max_num_batched_tokens。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="343"/>
+        <location filename="../../engine/serving/generation.py" line="346"/>
         <source>SGLang starts, but its KV cache holds {tokens} tokens, fewer than max_model_len {length}: longer requests are refused.</source>
         <translation>SGLang 可以启动，但其 KV 缓存只能容纳 {tokens} 个 token，少于 max_model_len {length}：更长的请求会被拒绝。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="346"/>
+        <location filename="../../engine/serving/generation.py" line="349"/>
         <source>SGLang starts with {tokens} KV cache tokens.</source>
         <translation>SGLang 启动，KV 缓存可容纳 {tokens} 个 token。</translation>
     </message>
     <message>
-        <location filename="../../engine/serving/generation.py" line="358"/>
+        <location filename="../../engine/serving/generation.py" line="361"/>
         <source>mem_fraction_static x free memory - weights, divided by the KV bytes of one token over all layers</source>
         <translation>mem_fraction_static × 空闲显存 - 权重，再除以一个 token 在所有层上的 KV 字节数</translation>
     </message>
