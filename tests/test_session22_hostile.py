@@ -76,7 +76,8 @@ def test_megatron_shape_flag_that_is_no_size_is_named_with_its_value(value: str)
 SWIFT_MOE = "tests/data/configs/ms-swift/megatron_qwen3_moe.sh"  # ms-swift's own multi-node Megatron example
 
 
-@pytest.mark.parametrize("value", ["maybe", "2", "nan", "[]"])
+# "": an empty value is no switch either (h-review22b: as_bool("") read False, a trained vision tower)
+@pytest.mark.parametrize("value", ["maybe", "2", "nan", "[]", ""])
 def test_swift_switches_that_are_no_true_or_false_are_said(value: str) -> None:
     """ms-swift's parser (transformers' HfArgumentParser string_to_bool) refuses "maybe" at start; the import read
     --tp_comm_overlap maybe as a mapped False, and freeze_vit / freeze_aligner / vit_gradient_checkpointing as "not
