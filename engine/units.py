@@ -95,3 +95,10 @@ def format_gpu_count(n: int | None) -> str:
     """A GPU count grouped as the app's other counts are (1,024, beside "24,576 tokens"): "on each of 1024 x" read
     ungrouped (user audit 11). The app's own grouping, not the locale's; "" for None (no count)."""
     return "" if n is None else f"{n:,}"
+
+
+def format_gb_per_s(bytes_per_s: float) -> str:
+    """A link rate in decimal GB/s, the number alone ("25", "31.5"), as datasheets and nccl-tests give it: the set-up's
+    link line and the scenario's stated rates say the same figure (a stated 25 GB/s read "23.28 GiB/s", user audit 16)."""
+    return f"{bytes_per_s / 1e9:,.1f}".removesuffix(".0")
+

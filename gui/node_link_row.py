@@ -9,14 +9,11 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from engine import Scenario
 from engine.timing import node_link
+from engine.units import format_gb_per_s
 
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("HardwarePicker", text)
-
-
-def _gb_per_s(bytes_per_s: float) -> str:
-    return f"{bytes_per_s / 1e9:,.1f}".removesuffix(".0")
 
 
 FROM_FILE = QT_TRANSLATE_NOOP("HardwarePicker", "GPU link in a node: %(rate)s GB/s each way (the scenario file's)")
@@ -38,7 +35,7 @@ def node_link_text(s: Scenario) -> str:
     if s.gpus_per_node < 2:
         return ""
     link = node_link(s)
-    words = {"rate": _gb_per_s(link.bytes_per_s), "link": link.name}
+    words = {"rate": format_gb_per_s(link.bytes_per_s), "link": link.name}
     if link.basis == "scenario":  # a rate at or below the card's PCIe x16 is timed as PCIe (hardware.gpu_link)
         return _tr(FROM_FILE if link.gpu_link else FROM_FILE_PCIE) % words
     if link.basis == "pcie":

@@ -10,7 +10,7 @@ from typing import Any
 from ..frameworks import TABLE
 from ..messages import QT_TRANSLATE_NOOP
 from ..models.presets import gpu_presets, model_presets
-from ..units import format_bytes, format_count
+from ..units import format_bytes, format_count, format_gb_per_s
 from .serving_key_words import SERVING_FIELD_LABELS, SERVING_VALUE_WORDS
 
 # key -> the label of its control in the window (the set-up panel uses the same texts).
@@ -303,9 +303,8 @@ def value_words(key: str, value: Any, tr: Callable[[str], str] = _same, pretrain
         # sizes, bandwidths and token counts as people say them, not 2,199,023,255,552
         if key == "tokens_to_train":
             return format_count(value)
-        if key.endswith("_per_s"):  # link rates in decimal GB/s, as datasheets and nccl-tests give them: a stated
-            # 25 GB/s PCIe link read "23.28 GiB/s" in Compare beside the set-up's "25 GB/s" (user audit 16)
-            return f"{value / 1e9:,.1f}".removesuffix(".0") + " GB/s"
+        if key.endswith("_per_s"):  # link rates in decimal GB/s, as the set-up's link line says them
+            return format_gb_per_s(value) + " GB/s"
         return format_bytes(value)
     if isinstance(value, int):
         return f"{value:,}"
